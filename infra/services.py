@@ -207,10 +207,8 @@ class EmbeddedPostgres:
         self._prepare()
         if not (self.datadir / "PG_VERSION").exists():
             log(f"initialising embedded Postgres in {self.datadir}")
-            self._run(
-                "initdb",
-                ["-D", str(self.datadir), "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-U", "postgres"],
-            )
+            initdb = ["-D", str(self.datadir), "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8"]
+            self._run("initdb", [*initdb, "-U", "postgres"])
         port = free_port(int(os.environ.get("FUELDESK_EMBEDDED_PG_PORT", DEFAULT_PG_EMBEDDED_PORT)))
         # A socket path must stay under ~107 bytes; without a usable one we listen on TCP only.
         sockdir = str(self.datadir) if len(str(self.datadir)) < 80 else ""
@@ -351,7 +349,7 @@ class Services:
             server = self.started.pop()
             try:
                 server.stop()
-            except Exception as exc:  # noqa: BLE001 - best effort at shutdown
+            except Exception as exc:
                 log(f"could not stop {type(server).__name__}: {exc}")
 
 
@@ -529,7 +527,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="infra/services.py", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
     p_env = sub.add_parser("env", help="print shell exports of DATABASE_URL and REDIS_URL")
-    p_env.add_argument("--watch-pid", type=int, help="stop embedded servers when this pid exits (default: parent)")
+    p_env.add_argument(
+        "--watch-pid", type=int, help="stop embedded servers when this pid exits (default: the parent)"
+    )
     p_env.add_argument("--keep", action="store_true", help="leave embedded servers running")
     p_env.set_defaults(func=cmd_env)
     p_exec = sub.add_parser("exec", help="run a command with the services' environment")

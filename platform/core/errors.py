@@ -1,0 +1,115 @@
+"""Every failure answers `{"detail": "<sentence>"}` with the right 4xx; a 500 is a bug."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, IntegrityError
+from django.db.models import ProtectedError, RestrictedError
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(HttpError):
+    """An expected failure with the sentence users see (spec sections 5 and 8)."""
+
+    def __init__(self, status_code: int, detail: str, **extra: Any) -> None:
+        super().__init__(status_code, detail)
+        self.extra = extra
+
+
+def not_found(label: str) -> ApiError:
+    return ApiError(404, f"{label} not found")
+
+
+def _describe_validation(errors: list[dict[str, Any]]) -> str:
+    parts = []
+    for err in errors[:5]:
+        loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "form", "payload")]
+        where = ".".join(loc)
+        msg = err.get("msg", "is invalid")
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "Invalid input: " + "; ".join(parts) if parts else "Invalid input."
+
+
+def _clean_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # pydantic puts the raw input and exception objects in `ctx`; keep what is JSON-safe and useful.
+    return [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))} for e in errors]
+
+
+def install_error_handlers(api: NinjaAPI) -> None:
+    def respond(request: HttpRequest, status: int, detail: str, **extra: Any) -> HttpResponse:
+        return api.create_response(request, {"detail": detail, **extra}, status=status)
+
+    @api.exception_handler(ApiError)
+    def api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+        return respond(request, exc.status_code, str(exc), **exc.extra)
+
+    @api.exception_handler(HttpError)
+    def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        return respond(request, exc.status_code, str(exc))
+
+    @api.exception_handler(ValidationError)
+    def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+        errors = list(exc.errors)
+        if any(e.get("type") == "json_invalid" or "JSON" in str(e.get("msg", "")) for e in errors):
+            return respond(request, 400, "The request body is not valid JSON.")
+        return respond(request, 422, _describe_validation(errors), errors=_clean_errors(errors))
+
+    @api.exception_handler(AuthenticationError)
+    def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+        status, detail = getattr(request, "auth_error", None) or (401, "Authentication required. Please log in.")
+        return respond(request, status, detail)
+
+    @api.exception_handler(PermissionDenied)
+    def forbidden(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
+        return respond(request, 403, str(exc) or "You do not have permission to do this.")
+
+    @api.exception_handler(Http404)
+    def http404(request: HttpRequest, exc: Http404) -> HttpResponse:
+        return respond(request, 404, str(exc) or "Not found")
+
+    @api.exception_handler(ObjectDoesNotExist)
+    def missing(request: HttpRequest, exc: ObjectDoesNotExist) -> HttpResponse:
+        return respond(request, 404, "Not found")
+
+    @api.exception_handler(ProtectedError)
+    def protected(request: HttpRequest, exc: ProtectedError) -> HttpResponse:
+        return respond(request, 409, describe_dependents(exc.protected_objects))
+
+    @api.exception_handler(RestrictedError)
+    def restricted(request: HttpRequest, exc: RestrictedError) -> HttpResponse:
+        return respond(request, 409, describe_dependents(exc.restricted_objects))
+
+    @api.exception_handler(IntegrityError)
+    def integrity(request: HttpRequest, exc: IntegrityError) -> HttpResponse:
+        log.info("integrity error: %s", exc)
+        return respond(request, 409, "This conflicts with an existing record (a value that must be unique is taken).")
+
+    @api.exception_handler(DataError)
+    def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
+        return respond(request, 422, "A value is out of range or badly formed.")
+
+    @api.exception_handler(DjangoValidationError)
+    def django_validation(request: HttpRequest, exc: DjangoValidationError) -> HttpResponse:
+        return respond(request, 422, "; ".join(exc.messages))
+
+    @api.exception_handler(Exception)
+    def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return respond(request, 500, "Something went wrong on our side. The error has been recorded.")
+
+
+def describe_dependents(objects: Any) -> str:
+    counts: dict[str, int] = {}
+    for obj in objects:
+        label = str(obj._meta.verbose_name_plural)
+        counts[label] = counts.get(label, 0) + 1
+    used_by = ", ".join(f"{n} {label}" for label, n in sorted(counts.items()))
+    return f"This record cannot be deleted because it is used by {used_by}. Deactivate it instead."

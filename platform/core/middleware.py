@@ -1,0 +1,117 @@
+"""Request plumbing: `/api` path normalisation and tenant resolution from the access token."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django_tenants.utils import get_public_schema_name, remove_www
+
+from core.tokens import AccessClaims, TokenError, decode_access_token, is_revoked
+from tenancy.models import Domain, Tenant
+
+# Tenants are looked up on every authenticated request; a short per-process cache keeps that off
+# the database. Suspension takes effect within this many seconds on every worker.
+TENANT_CACHE_SECONDS = 5.0
+_tenant_cache: dict[str, tuple[float, Tenant | None]] = {}
+_domain_cache: dict[str, tuple[float, Tenant | None]] = {}
+
+
+def clear_tenant_cache() -> None:
+    _tenant_cache.clear()
+    _domain_cache.clear()
+
+
+def tenant_by_schema(schema: str) -> Tenant | None:
+    hit = _tenant_cache.get(schema)
+    now = time.monotonic()
+    if hit and now - hit[0] < TENANT_CACHE_SECONDS:
+        return hit[1]
+    tenant = Tenant.objects.filter(schema_name=schema).first()
+    _tenant_cache[schema] = (now, tenant)
+    return tenant
+
+
+def tenant_by_host(host: str) -> Tenant | None:
+    hit = _domain_cache.get(host)
+    now = time.monotonic()
+    if hit and now - hit[0] < TENANT_CACHE_SECONDS:
+        return hit[1]
+    domain = Domain.objects.select_related("tenant").filter(domain=host).first()
+    tenant = domain.tenant if domain and domain.tenant.schema_name != get_public_schema_name() else None
+    _domain_cache[host] = (now, tenant)
+    return tenant
+
+
+class ApiPathMiddleware:
+    """Accept both `path` and `path/` under /api: routes are declared without the trailing slash."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        if path.startswith("/api/") and len(path) > len("/api/") and path.endswith("/"):
+            request.path_info = path.rstrip("/")
+        return self.get_response(request)
+
+
+class TenantFromTokenMiddleware:
+    """Activates the tenant named by the bearer token's `tid` claim (or by a tenant Domain's Host).
+
+    Problems are not answered here: they are recorded on the request and the API's auth classes
+    turn them into 401/403 bodies, so public endpoints (signup, login, health) keep working.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        connection.set_schema_to_public()
+        request.tenant = None  # type: ignore[attr-defined]
+        request.claims = None  # type: ignore[attr-defined]
+        request.auth_error = None  # type: ignore[attr-defined]
+        try:
+            self._resolve(request)
+            return self.get_response(request)
+        finally:
+            connection.set_schema_to_public()
+
+    def _resolve(self, request: HttpRequest) -> None:
+        host = remove_www(request.get_host().split(":")[0])
+        host_tenant = tenant_by_host(host)
+        header = request.headers.get("Authorization", "")
+        token = header[7:].strip() if header[:7].lower() == "bearer " else ""
+        if not token:
+            if host_tenant is not None and host_tenant.status == Tenant.Status.ACTIVE:
+                request.tenant = host_tenant  # type: ignore[attr-defined]
+                connection.set_tenant(host_tenant)
+            return
+        try:
+            claims: AccessClaims = decode_access_token(token)
+        except TokenError as exc:
+            request.auth_error = (401, str(exc))  # type: ignore[attr-defined]
+            return
+        tenant = tenant_by_schema(claims.tenant_schema)
+        if tenant is None or not tenant.is_business:
+            request.auth_error = (401, "This company account no longer exists.")  # type: ignore[attr-defined]
+            return
+        if host_tenant is not None and host_tenant.pk != tenant.pk:
+            request.auth_error = (401, "This token belongs to another company.")  # type: ignore[attr-defined]
+            return
+        if tenant.status == Tenant.Status.SUSPENDED:
+            request.auth_error = (  # type: ignore[attr-defined]
+                403,
+                "This company account is suspended. Contact FuelDesk support to restore access.",
+            )
+            return
+        connection.set_tenant(tenant)
+        # Revocations are written while the tenant is active, so they are read under its cache prefix.
+        if is_revoked(claims):
+            connection.set_schema_to_public()
+            request.auth_error = (401, "You have been logged out.")  # type: ignore[attr-defined]
+            return
+        request.tenant = tenant  # type: ignore[attr-defined]
+        request.claims = claims  # type: ignore[attr-defined]

@@ -1,0 +1,134 @@
+from typing import Any
+
+from django.db import connection
+from django.http import HttpRequest
+from ninja import Router
+
+from core.crud import Crud
+from core.envelope import Envelope, Message, ok
+from core.errors import ApiError
+from core.listing import ListSpec
+from core.permissions import TenantAuth, acting_user, current_user, perm
+from tenants.accounts import auth, selectors, services
+from tenants.accounts.models import Role, User
+from tenants.accounts.schemas import (
+    CurrentUserOut,
+    LoginIn,
+    PasswordResetConfirmIn,
+    PasswordResetRequestIn,
+    PermissionOut,
+    ProfileOut,
+    RoleIn,
+    RoleOut,
+    RoleUpdate,
+    SessionOut,
+    UserIn,
+    UserOut,
+    UserQuery,
+    UserUpdate,
+)
+
+auth_router = Router(tags=["auth"])
+users_router = Router(tags=["user-account"])
+roles_router = Router(tags=["role"])
+permissions_router = Router(tags=["permission"])
+signed_in = TenantAuth()
+
+
+@auth_router.post("/login", response=Envelope[SessionOut], auth=None, operation_id="auth_login")
+def login(request: HttpRequest, payload: LoginIn) -> Any:
+    return ok(auth.login(request, payload.email, payload.password), "Login successful")
+
+
+@auth_router.post("/logout", response=Message, auth=signed_in, operation_id="auth_logout")
+def logout(request: HttpRequest) -> Any:
+    from core.tokens import revoke
+
+    services.record_event(request.auth, "logout", request)  # type: ignore[attr-defined]
+    revoke(request.claims)  # type: ignore[attr-defined]
+    return ok(None, "You have been logged out.")
+
+
+@auth_router.get("/profile", response=Envelope[ProfileOut], auth=signed_in, operation_id="auth_profile")
+def profile(request: HttpRequest) -> Any:
+    return ok(auth.profile_of(request.auth, connection.tenant), "Profile retrieved successfully")  # type: ignore[attr-defined]
+
+
+@auth_router.post("/password-reset/request", response=Message, auth=None, operation_id="auth_password_reset_request")
+def password_reset_request(request: HttpRequest, payload: PasswordResetRequestIn) -> Any:
+    from django.conf import settings
+
+    from core import ratelimit
+
+    ratelimit.hit("reset-ip", ratelimit.client_ip(request), settings.LOGIN_RATE_LIMIT_PER_IP,
+                  settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS, "Too many password reset requests.")
+    auth.request_password_reset(payload.email)
+    return ok(None, "If an account exists for this email, a link to reset the password is on its way.")
+
+
+@auth_router.post("/password-reset/confirm", response=Message, auth=None, operation_id="auth_password_reset_confirm")
+def password_reset_confirm(request: HttpRequest, payload: PasswordResetConfirmIn) -> Any:
+    auth.confirm_password_reset(payload.token, payload.password)
+    return ok(None, "Your password has been changed. You can sign in now.")
+
+
+# --- users -------------------------------------------------------------------------------------
+def _filter_users(qs: Any, params: Any) -> Any:
+    if params.role_id:
+        qs = qs.filter(role_id=params.role_id)
+    if params.is_active is not None:
+        qs = qs.filter(is_active=params.is_active)
+    return qs
+
+
+def _create_user(data: dict[str, Any]) -> User:
+    role = None
+    if data.get("role_id"):
+        role = Role.objects.filter(pk=data["role_id"]).first()
+        if role is None:
+            raise ApiError(422, f"role_id: no role with id {data['role_id']}.")
+    return services.create_user(email=data["email"], name=data["name"], password=data["password"],
+                                username=data.get("username"), role=role, is_active=data.get("is_active", True),
+                                phone=data.get("phone") or "")
+
+
+Crud(
+    router=users_router, resource="user", label="User", model=User, out=UserOut, create_in=UserIn,
+    update_in=UserUpdate, default_size=100, queryset=selectors.users, filters=UserQuery,
+    apply_filters=_filter_users, create=_create_user,
+    update=lambda user, data: services.update_user(user, data),
+    delete=lambda user: services.delete_user(user, acting_user=acting_user()),
+    spec=ListSpec(search=("name", "email", "username"),
+                  sort={"name": "name", "email": "email", "username": "username", "last_login": "last_login",
+                        "created_at": "created_at"},
+                  filters={"name": ("name", "str"), "email": ("email", "str"), "is_active": ("is_active", "bool"),
+                           "role_id": ("role_id", "int")},
+                  default_sort="name"),
+)
+
+
+# --- roles and permissions ---------------------------------------------------------------------
+@roles_router.get("/current-user", response=Envelope[CurrentUserOut], auth=signed_in,
+                  operation_id="role_current_user")
+def role_current_user(request: HttpRequest) -> Any:
+    user = current_user(request)
+    role = selectors.roles().filter(pk=user.role_id).first() if user.role_id else None
+    profile = auth.profile_of(user, connection.tenant)  # type: ignore[attr-defined]
+    return ok({"id": user.pk, "username": user.username, "name": user.name, "email": user.email, "role": role,
+               "permissions": profile["permissions"]}, "Current user retrieved successfully")
+
+
+Crud(
+    router=roles_router, resource="role", label="Role", model=Role, out=RoleOut, create_in=RoleIn,
+    update_in=RoleUpdate, ops=("list", "get", "create", "update", "delete"), default_size=100,
+    queryset=selectors.roles, create=services.create_role, update=services.update_role,
+    delete=services.delete_role,
+    spec=ListSpec(search=("name", "description"), sort={"name": "name"}, filters={"name": ("name", "str")},
+                  default_sort="name"),
+)
+
+
+@permissions_router.get("", response=Envelope[list[PermissionOut]], auth=perm("role.view"),
+                        operation_id="permission_list")
+def permission_list(request: HttpRequest) -> Any:
+    return ok(list(selectors.permissions()), "Permissions retrieved successfully")

@@ -1,0 +1,135 @@
+"""Sign-in, sign-out, sessions and password resets. Log-in finds the company by the login
+directory of the public schema, then checks the password inside that company's schema."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django.db import connection, transaction
+from django.db.models import Q
+from django.http import HttpRequest
+from django.utils import timezone
+
+from core import ratelimit
+from core.errors import ApiError
+from core.tokens import issue_access_token
+from tenancy.models import LoginDirectory, PasswordResetToken, Tenant
+from tenants.accounts import services
+from tenants.accounts.models import User
+
+INVALID_CREDENTIALS = "Invalid email or password."
+_DUMMY_HASH = make_password("timing-equaliser-password-1")
+
+
+def profile_of(user: User, tenant: Tenant) -> dict[str, Any]:
+    driver = None
+    try:
+        from tenants.fleet.models import Driver
+
+        d = Driver.objects.filter(user_id=user.pk).first()
+        if d is not None:
+            driver = {"id": d.pk, "name": d.name, "phone": d.phone}
+    except ImportError:  # pragma: no cover
+        pass
+    role = {"id": user.role.pk, "name": user.role.name} if user.role else None
+    if user.role is None:
+        codes: list[str] = []
+    elif user.role.grants_all:
+        from core.permissions import registered_permissions
+
+        codes = [p.code for p in registered_permissions()]
+    else:
+        codes = list(user.role.permissions)
+    return {
+        "id": user.pk, "username": user.username, "name": user.name, "email": user.email, "role": role,
+        "driver": driver, "tenant": {"name": tenant.name, "schema_name": tenant.schema_name}, "permissions": codes,
+    }
+
+
+def session_for(user: User, tenant: Tenant) -> dict[str, Any]:
+    token = issue_access_token(
+        user_id=user.pk, tenant_schema=tenant.schema_name, token_version=user.token_version,
+        role=user.role.name if user.role else None,
+    )
+    return {"access_token": token, "token_type": "bearer", "expires_in": settings.ACCESS_TOKEN_TTL_SECONDS,
+            "user": profile_of(user, tenant)}
+
+
+def login(request: HttpRequest, identifier: str, password: str) -> dict[str, Any]:
+    identifier = identifier.strip().lower()
+    ratelimit.hit("login-ip", ratelimit.client_ip(request), settings.LOGIN_RATE_LIMIT_PER_IP,
+                  settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS, "Too many sign-in attempts from this address.")
+    ratelimit.hit("login-account", identifier, settings.LOGIN_RATE_LIMIT_PER_ACCOUNT,
+                  settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS, "Too many sign-in attempts for this account.")
+    connection.set_schema_to_public()
+    entry = (
+        LoginDirectory.objects.select_related("tenant")
+        .filter(Q(email=identifier) | Q(username=identifier))
+        .first()
+    )
+    if entry is None or not entry.tenant.is_business:
+        User(password=_DUMMY_HASH).check_password(password)  # same work as a real check: no timing oracle
+        raise ApiError(401, INVALID_CREDENTIALS)
+    tenant = entry.tenant
+    connection.set_tenant(tenant)
+    user = User.objects.select_related("role").filter(pk=entry.user_id).first()
+    if user is None or not user.check_password(password):
+        services.record_event(user, "failed", request)
+        raise ApiError(401, INVALID_CREDENTIALS)
+    if not user.is_active:
+        raise ApiError(401, "This account is deactivated. Ask your administrator to reactivate it.")
+    if tenant.status == Tenant.Status.SUSPENDED:
+        raise ApiError(403, "This company account is suspended. Contact FuelDesk support to restore access.")
+    ratelimit.reset("login-account", identifier, settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS)
+    services.mark_login(user)
+    services.record_event(user, "login", request)
+    return session_for(user, tenant)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def request_password_reset(email: str) -> None:
+    """Sends a one-time link when the email is known; says nothing either way."""
+    connection.set_schema_to_public()
+    entry = LoginDirectory.objects.select_related("tenant").filter(email=email.strip().lower()).first()
+    if entry is None or entry.tenant.status != Tenant.Status.ACTIVE:
+        return
+    token = secrets.token_urlsafe(32)
+    PasswordResetToken.objects.create(
+        token_hash=_hash(token), tenant=entry.tenant, user_id=entry.user_id,
+        expires_at=timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TTL_SECONDS),
+    )
+    connection.set_tenant(entry.tenant)
+    from tenants.accounts.tasks import send_password_reset_email
+
+    transaction.on_commit(lambda: send_password_reset_email.send(user_id=entry.user_id, token=token))
+
+
+def confirm_password_reset(token: str, password: str) -> None:
+    connection.set_schema_to_public()
+    services.validate_password(password)
+    with transaction.atomic():
+        row = (
+            PasswordResetToken.objects.select_for_update().select_related("tenant")
+            .filter(token_hash=_hash(token)).first()
+        )
+        if row is None or row.used_at is not None or row.expires_at < timezone.now():
+            raise ApiError(400, "This password reset link is invalid or has expired. Request a new one.")
+        row.used_at = timezone.now()
+        row.save(update_fields=["used_at"])
+        connection.set_tenant(row.tenant)
+        user = User.objects.filter(pk=row.user_id).first()
+        if user is None:
+            raise ApiError(400, "This password reset link is invalid or has expired. Request a new one.")
+        user.set_password(password)
+        user.token_version += 1
+        user.save(update_fields=["password", "token_version", "updated_at"])
+        services.record_event(user, "password_reset")
+        connection.set_schema_to_public()

@@ -1,0 +1,48 @@
+"""The roles every new company starts with. Admin holds all permissions; the others a starting set."""
+
+from __future__ import annotations
+
+from core.permissions import registered_permissions
+
+ADMIN = "Admin"
+DRIVER = "Driver"
+
+# Resources each seeded role may work with (view/add/change/delete and workflow actions).
+ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
+    # name: (description, resources with every action, resources with view only)
+    "Dispatcher": (
+        "Plans deliveries: orders, drivers, trucks and routes.",
+        {"sales_order", "delivery_ticket", "driver", "company_asset", "asset_type", "yard", "region",
+         "dispatch", "customer_ship_to", "asset"},
+        {"customer", "product", "product_category", "product_sub_category", "state", "city", "terminal",
+         "supplier", "company_settings"},
+    ),
+    "Accounting": (
+        "Invoices, bills, pricing, taxes and payments.",
+        {"invoice", "bill", "purchase_order", "tax", "fee", "payment_term", "payment_method", "pricing_rule",
+         "customer_price", "buying_price", "job_log", "email"},
+        {"customer", "supplier", "product", "sales_order", "state", "city", "company_settings"},
+    ),
+    "Sales": (
+        "Customers, orders and quotes.",
+        {"customer", "customer_ship_to", "asset", "customer_contact", "sales_order", "customer_price"},
+        {"product", "product_category", "product_sub_category", "state", "city", "fee", "tax", "payment_term",
+         "payment_method", "company_settings"},
+    ),
+    DRIVER: (
+        "Sees and delivers today's orders on a phone.",
+        set(),
+        {"sales_order", "company_asset", "customer_ship_to", "asset", "product", "company_settings"},
+    ),
+}
+
+
+def seeded_role_permissions(name: str) -> list[str]:
+    _description, full, view_only = ROLE_RESOURCES[name]
+    codes = []
+    for p in registered_permissions():
+        if p.resource in full or (p.resource in view_only and p.action == "view"):
+            codes.append(p.code)
+    if name == DRIVER:
+        codes += [p.code for p in registered_permissions() if p.code in {"sales_order.deliver", "sales_order.start_delivery"}]
+    return sorted(set(codes))

@@ -1,0 +1,204 @@
+"""Writes of users and roles. Every change to a login keeps the platform's login directory in step."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from core.errors import ApiError
+from core.permissions import registered_permissions
+from tenancy.models import LoginDirectory, Tenant
+from tenants.accounts import roles as seeded
+from tenants.accounts.models import AuthEvent, Permission, Role, User
+from tenants.accounts.selectors import active_admin_count
+
+USERNAME_RE = re.compile(r"^[A-Za-z0-9_.@+-]{3,150}$")
+
+
+def validate_password(password: str) -> None:
+    from django.conf import settings
+
+    problems = []
+    if len(password) < settings.PASSWORD_MIN_LENGTH:
+        problems.append(f"at least {settings.PASSWORD_MIN_LENGTH} characters")
+    if not re.search(r"[A-Za-z]", password) or not re.search(r"[0-9]", password):
+        problems.append("both letters and digits")
+    if password.lower() in {"password123", "1234567890", "qwerty12345"}:
+        problems.append("not a common password")
+    if problems:
+        raise ApiError(422, "The password is too weak: it needs " + " and ".join(problems) + ".")
+
+
+def _current_tenant() -> Tenant:
+    tenant = getattr(connection, "tenant", None)
+    if not isinstance(tenant, Tenant):
+        raise RuntimeError("No tenant is active on this connection")
+    return tenant
+
+
+def ensure_login_available(email: str, username: str | None, user_id: int | None = None) -> None:
+    """Emails (and usernames) are unique across the platform: log-in finds the company by them."""
+    tenant = _current_tenant()
+    clash = LoginDirectory.objects.filter(Q(email__iexact=email) | Q(username__iexact=username or email))
+    if user_id is not None:
+        clash = clash.exclude(tenant=tenant, user_id=user_id)
+    if clash.filter(email__iexact=email).exists():
+        raise ApiError(409, "An account with this email already exists.")
+    if username and clash.exists():
+        raise ApiError(409, "This username is taken.")
+
+
+def _sync_directory(user: User) -> None:
+    tenant = _current_tenant()
+    LoginDirectory.objects.update_or_create(
+        tenant=tenant, user_id=user.pk, defaults={"email": user.email.lower(), "username": user.username.lower()}
+    )
+
+
+def create_user(*, email: str, name: str, password: str, username: str | None = None,
+                role: Role | None = None, is_active: bool = True, phone: str = "") -> User:
+    email = email.strip().lower()
+    username = (username or email).strip()
+    if not USERNAME_RE.match(username):
+        raise ApiError(422, "username: use 3 to 150 letters, digits or . _ @ + - characters.")
+    validate_password(password)
+    ensure_login_available(email, username)
+    with transaction.atomic():
+        user = User(email=email, username=username, name=name.strip(), role=role, is_active=is_active, phone=phone)
+        user.set_password(password)
+        user.save()
+        _sync_directory(user)
+    return user
+
+
+def update_user(user: User, data: dict[str, Any], *, acting_user: User | None = None) -> User:
+    password = data.pop("password", None)
+    if "email" in data and data["email"]:
+        data["email"] = data["email"].strip().lower()
+    if "username" in data and data["username"] and not USERNAME_RE.match(data["username"]):
+        raise ApiError(422, "username: use 3 to 150 letters, digits or . _ @ + - characters.")
+    for required in ("email", "username", "name"):
+        if required in data and not data[required]:
+            raise ApiError(422, f"{required}: this field cannot be empty.")
+    new_email = data.get("email", user.email)
+    new_username = data.get("username", user.username)
+    ensure_login_available(new_email, new_username, user_id=user.pk)
+    role_id = data.pop("role_id", user.role_id) if "role_id" in data else user.role_id
+    new_role = Role.objects.filter(pk=role_id).first() if role_id else None
+    if role_id and new_role is None:
+        raise ApiError(422, f"role_id: no role with id {role_id}.")
+    deactivating = data.get("is_active") is False and user.is_active
+    losing_admin = user.role is not None and user.role.grants_all and not (new_role and new_role.grants_all)
+    if (deactivating or losing_admin) and user.is_active and user.role and user.role.grants_all:
+        if active_admin_count(exclude_user_id=user.pk) == 0:
+            raise ApiError(409, "This is the last active admin: another admin is needed before this change.")
+    with transaction.atomic():
+        for key, value in data.items():
+            setattr(user, key, value)
+        user.role = new_role
+        if password:
+            validate_password(password)
+            user.set_password(password)
+            user.token_version += 1
+        if deactivating:
+            user.token_version += 1
+        user.save()
+        _sync_directory(user)
+    return user
+
+
+def delete_user(user: User, *, acting_user: User | None = None) -> None:
+    if acting_user is not None and acting_user.pk == user.pk:
+        raise ApiError(409, "You cannot delete your own account.")
+    if user.is_active and user.role and user.role.grants_all and active_admin_count(exclude_user_id=user.pk) == 0:
+        raise ApiError(409, "This is the last active admin and cannot be deleted.")
+    with transaction.atomic():
+        LoginDirectory.objects.filter(tenant=_current_tenant(), user_id=user.pk).delete()
+        user.delete()
+
+
+def sync_permissions() -> None:
+    """Make the tenant's Permission rows match the registry (new resources appear, gone ones go)."""
+    defs = registered_permissions()
+    codes = {p.code for p in defs}
+    existing = set(Permission.objects.values_list("code", flat=True))
+    Permission.objects.bulk_create(
+        [Permission(code=p.code, resource=p.resource, action=p.action, name=p.name) for p in defs if p.code not in existing]
+    )
+    Permission.objects.exclude(code__in=codes).delete()
+
+
+def seed_roles() -> dict[str, Role]:
+    sync_permissions()
+    created: dict[str, Role] = {}
+    admin, _ = Role.objects.get_or_create(
+        name=seeded.ADMIN, defaults={"grants_all": True, "is_system": True, "description": "Everything, including users and roles."}
+    )
+    created[seeded.ADMIN] = admin
+    for name, (description, _full, _view) in seeded.ROLE_RESOURCES.items():
+        role, was_created = Role.objects.get_or_create(
+            name=name, defaults={"is_system": True, "description": description,
+                                 "permissions": seeded.seeded_role_permissions(name)}
+        )
+        created[name] = role
+    return created
+
+
+def validate_permission_codes(codes: list[str]) -> list[str]:
+    known = set(Permission.objects.values_list("code", flat=True))
+    unknown = sorted(set(codes) - known)
+    if unknown:
+        raise ApiError(422, f"Unknown permission codes: {', '.join(unknown[:10])}.")
+    return sorted(set(codes))
+
+
+def create_role(data: dict[str, Any]) -> Role:
+    data["permissions"] = validate_permission_codes(data.get("permissions") or [])
+    if Role.objects.filter(name__iexact=data["name"].strip()).exists():
+        raise ApiError(409, "A role with this name already exists.")
+    return Role.objects.create(name=data["name"].strip(), description=data.get("description") or "",
+                               permissions=data["permissions"])
+
+
+def update_role(role: Role, data: dict[str, Any]) -> Role:
+    if role.grants_all and ("permissions" in data or "name" in data and data["name"] != role.name):
+        raise ApiError(409, "The Admin role always holds every permission and cannot be renamed.")
+    if "name" in data:
+        name = (data["name"] or "").strip()
+        if not name:
+            raise ApiError(422, "name: this field cannot be empty.")
+        if Role.objects.filter(name__iexact=name).exclude(pk=role.pk).exists():
+            raise ApiError(409, "A role with this name already exists.")
+        role.name = name
+    if "description" in data:
+        role.description = data["description"] or ""
+    if "permissions" in data and data["permissions"] is not None:
+        role.permissions = validate_permission_codes(data["permissions"])
+    role.save()
+    return role
+
+
+def delete_role(role: Role) -> None:
+    if role.grants_all:
+        raise ApiError(409, "The Admin role cannot be deleted.")
+    in_use = role.users.count()
+    if in_use:
+        raise ApiError(409, f"This role is held by {in_use} user(s). Give them another role first.")
+    role.delete()
+
+
+def record_event(user: User | None, kind: str, request: Any = None) -> None:
+    ip = None
+    agent = ""
+    if request is not None:
+        ip = request.META.get("REMOTE_ADDR")
+        agent = request.headers.get("User-Agent", "")[:300]
+    AuthEvent.objects.create(user=user, kind=kind, ip_address=ip, user_agent=agent)
+
+
+def mark_login(user: User) -> None:
+    User.objects.filter(pk=user.pk).update(last_login=timezone.now())

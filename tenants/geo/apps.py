@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GeoConfig(AppConfig):
+    name = "tenants.geo"
+    label = "geo"

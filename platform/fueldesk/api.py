@@ -1,16 +1,24 @@
-"""The one NinjaAPI under /api: every router of every domain is mounted here."""
+"""The one NinjaAPI under /api. Each domain's api module exposes `routes = [(prefix, router), ...]`;
+they are mounted in the order listed here."""
 
+from importlib import import_module
 from typing import Any
 
 from ninja import NinjaAPI
 
 from core.errors import install_error_handlers
-from tenancy.api import router as platform_router
-from tenants.accounts.api import auth_router, permissions_router, roles_router, users_router
-from tenants.company.api import router as company_router
-from tenants.company.api import storage_router
-from tenants.geo.api import city_router, state_router
-from tenants.jobs.api import router as job_log_router
+
+DOMAIN_API_MODULES = [
+    "tenancy.api",
+    "tenants.accounts.api",
+    "tenants.company.api",
+    "tenants.geo.api",
+    "tenants.jobs.api",
+    "tenants.catalog.api",
+    "tenants.parties.api",
+    "tenants.fleet.api",
+    "tenants.pricing.api",
+]
 
 
 class FuelDeskAPI(NinjaAPI):
@@ -29,13 +37,7 @@ api = FuelDeskAPI(
 )
 install_error_handlers(api)
 
-api.add_router("", platform_router)
-api.add_router("", auth_router)
-api.add_router("/user-account", users_router)
-api.add_router("/role", roles_router)
-api.add_router("/permission", permissions_router)
-api.add_router("/company-settings", company_router)
-api.add_router("/storage", storage_router)
-api.add_router("/state", state_router)
-api.add_router("/city", city_router)
-api.add_router("/job-log", job_log_router)
+for module_name in DOMAIN_API_MODULES:
+    module = import_module(module_name)
+    for prefix, router in getattr(module, "routes", []):
+        api.add_router(prefix, router)

@@ -52,6 +52,9 @@ TENANT_APPS = [
     "tenants.company",
     "tenants.jobs",
     "tenants.fleet",
+    "tenants.catalog",
+    "tenants.parties",
+    "tenants.pricing",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 

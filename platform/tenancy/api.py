@@ -59,3 +59,6 @@ def health(request: HttpRequest) -> Any:
     status = 200 if healthy else 503
     return status, {"status_code": status, "message": "All systems operational" if healthy else "Degraded",
                     "data": checks}
+
+
+routes = [("", router)]

@@ -132,3 +132,6 @@ Crud(
                         operation_id="permission_list")
 def permission_list(request: HttpRequest) -> Any:
     return ok(list(selectors.permissions()), "Permissions retrieved successfully")
+
+
+routes = [("", auth_router), ("/user-account", users_router), ("/role", roles_router), ("/permission", permissions_router)]

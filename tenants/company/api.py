@@ -46,3 +46,6 @@ def get_file(request: HttpRequest, key: str) -> HttpResponse:
     response["Cache-Control"] = "private, max-age=300"
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+routes = [("/company-settings", router), ("/storage", storage_router)]

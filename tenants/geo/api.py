@@ -30,3 +30,6 @@ Crud(
     spec=ListSpec(search=("name", "state__name"), sort={"name": "name", "state": "state__name"},
                   filters={"name": ("name", "str"), "state_id": ("state_id", "int")}, default_sort="name"),
 )
+
+
+routes = [("/state", state_router), ("/city", city_router)]

@@ -31,3 +31,6 @@ def get_logs(request: HttpRequest, query: Query[JobLogQuery]) -> Any:
     if query.bill_id:
         qs = qs.filter(bill_id=query.bill_id)
     return ok({"logs": list(qs[:100])}, "Job logs retrieved successfully")
+
+
+routes = [("/job-log", router)]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PartiesConfig(AppConfig):
+    name = "tenants.parties"
+    label = "parties"

@@ -6,6 +6,7 @@ import math
 from typing import Any, Generic, TypeVar
 
 from ninja import Schema
+from ninja.responses import Status
 
 T = TypeVar("T")
 
@@ -34,7 +35,7 @@ class Message(Schema):
 
 def ok(data: Any = None, message: str = "OK", status: int = 200) -> Any:
     body = {"status_code": status, "message": message, "data": data}
-    return (status, body) if status != 200 else body
+    return Status(status, body) if status != 200 else body
 
 
 def page_of(items: list[Any], *, total: int, page: int, size: int) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
@@ -98,6 +99,10 @@ class TenantAuth(HttpBearer):
         if self.permission and not user.has_perm(self.permission):
             raise ApiError(403, denial_message(self.permission))
         _acting_user.set(user)
+        if settings.SENTRY_DSN:
+            from core.observability import tag_request
+
+            tag_request(request.claims.tenant_schema, user.role.name if user.role else None)  # type: ignore[attr-defined]
         return user
 
     def authenticate(self, request: HttpRequest, token: str) -> Any:  # pragma: no cover - __call__ does it

@@ -7,6 +7,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest
 from ninja import Router, Schema
+from ninja.responses import Status
 
 from core import ratelimit
 from core.envelope import Envelope, ok
@@ -57,8 +58,8 @@ def health(request: HttpRequest) -> Any:
         checks["storage"] = f"error: {type(exc).__name__}"
     healthy = all(v == "ok" for v in checks.values())
     status = 200 if healthy else 503
-    return status, {"status_code": status, "message": "All systems operational" if healthy else "Degraded",
-                    "data": checks}
+    return Status(status, {"status_code": status, "message": "All systems operational" if healthy else "Degraded",
+                    "data": checks})
 
 
 routes = [("", router)]

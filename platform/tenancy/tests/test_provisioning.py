@@ -1,0 +1,132 @@
+"""Tenant schemas made by cloning the template (or renaming a spare) equal freshly migrated ones."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import override_settings
+
+from tenancy.models import Tenant
+from tenancy.services import (
+    TEMPLATE_SCHEMA,
+    clone_template,
+    ensure_template,
+    provision_tenant,
+    refill_spares,
+    schema_name_for,
+    template_row_counts,
+)
+
+
+def describe_schema(schema: str) -> dict[str, object]:
+    """Tables, columns, constraints, indexes and identity sequences, with the schema name removed."""
+    with connection.cursor() as cur:
+        cur.execute(
+            """SELECT table_name, column_name, data_type, is_nullable, coalesce(column_default, ''),
+                      is_identity, coalesce(identity_generation, '')
+               FROM information_schema.columns WHERE table_schema = %s ORDER BY 1, 2""",
+            [schema],
+        )
+        columns = cur.fetchall()
+        cur.execute(
+            """SELECT cl.relname, con.conname, con.contype, pg_get_constraintdef(con.oid)
+               FROM pg_constraint con JOIN pg_class cl ON cl.oid = con.conrelid
+               JOIN pg_namespace ns ON ns.oid = cl.relnamespace WHERE ns.nspname = %s ORDER BY 1, 2""",
+            [schema],
+        )
+        constraints = cur.fetchall()
+        cur.execute("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = %s ORDER BY 1, 2",
+                    [schema])
+        indexes = cur.fetchall()
+        cur.execute(
+            """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+               WHERE n.nspname = %s AND c.relkind = 'S' ORDER BY 1""",
+            [schema],
+        )
+        sequences = cur.fetchall()
+    text = repr((columns, constraints, indexes, sequences))
+    return {"text": re.sub(rf"\b{re.escape(schema)}\b", "<schema>", text), "tables": {c[0] for c in columns}}
+
+
+@pytest.fixture
+def fresh_and_cloned(two_tenants, django_db_blocker):
+    fresh = "fresh_migrated_cmp"
+    cloned = schema_name_for("Clone Compare")
+    with django_db_blocker.unblock():
+        ensure_template()
+        with override_settings(TENANT_CREATION_FAKES_MIGRATIONS=False):
+            tenant = Tenant(schema_name=fresh, name="fresh", status=Tenant.Status.SPARE)
+            tenant.save(verbosity=0)
+        clone_template(cloned)
+        yield fresh, cloned
+        connection.set_schema_to_public()
+        with connection.cursor() as cur:
+            cur.execute(f'DROP SCHEMA IF EXISTS "{cloned}" CASCADE')
+        Tenant.objects.filter(schema_name=fresh).delete()
+
+
+def test_cloned_schema_equals_a_freshly_migrated_one(fresh_and_cloned):
+    fresh, cloned = fresh_and_cloned
+    a, b = describe_schema(fresh), describe_schema(cloned)
+    assert len(a["tables"]) >= 10
+    assert a["tables"] == b["tables"]
+    assert a["text"] == b["text"]
+
+
+def test_every_identity_key_of_a_clone_uses_its_own_sequence(fresh_and_cloned):
+    _fresh, cloned = fresh_and_cloned
+    with connection.cursor() as cur:
+        cur.execute(
+            """SELECT table_name, column_name FROM information_schema.columns
+               WHERE table_schema = %s AND (is_identity = 'YES' OR column_default LIKE 'nextval%%')""",
+            [cloned],
+        )
+        keys = cur.fetchall()
+        assert len(keys) >= 8
+        for table, column in keys:
+            cur.execute("SELECT pg_get_serial_sequence(%s, %s)", [f'"{cloned}"."{table}"', column])
+            seq = cur.fetchone()[0]
+            assert seq and seq.startswith(f"{cloned}."), (table, seq)
+            cur.execute("SELECT nextval(%s)", [seq])
+            value = cur.fetchone()[0]
+            if table == "django_migrations":  # the only table the template holds rows in
+                cur.execute(f'SELECT max(id) FROM "{cloned}".django_migrations')  # noqa: S608
+                assert value > cur.fetchone()[0]
+                continue
+            assert value == 1, table  # a new tenant's keys start at 1
+            cur.execute("SELECT pg_get_serial_sequence(%s, %s)", [f'"{TEMPLATE_SCHEMA}"."{table}"', column])
+            template_seq = cur.fetchone()[0]
+            cur.execute(f"SELECT last_value, is_called FROM {template_seq}")  # noqa: S608
+            assert cur.fetchone()[1] is False, f"cloning advanced the template's sequence of {table}"
+
+
+def test_template_holds_no_rows(two_tenants, db):
+    counts = template_row_counts()
+    assert counts and all(n == 0 for n in counts.values()), {t: n for t, n in counts.items() if n}
+
+
+def test_signup_renames_a_spare_schema_and_an_empty_pool_still_works(two_tenants, db, in_tenant):
+    from tenants.accounts.models import Role, User
+
+    refill_spares(1)
+    spare = Tenant.objects.get(status=Tenant.Status.SPARE)
+    tenant, admin = provision_tenant(company_name="Pool Co", admin_email="a@pool.test", admin_name="A",
+                                     admin_password="Pool-pass-2026")
+    assert tenant.pk == spare.pk and tenant.schema_name.startswith("t_pool_co_")
+    assert not Tenant.objects.filter(status=Tenant.Status.SPARE).exists()
+    tenant2, _ = provision_tenant(company_name="No Pool Co", admin_email="a@nopool.test", admin_name="B",
+                                  admin_password="Pool-pass-2026")
+    for t in (tenant, tenant2):
+        connection.set_tenant(t)
+        assert set(Role.objects.values_list("name", flat=True)) == {"Admin", "Dispatcher", "Accounting", "Sales",
+                                                                    "Driver"}
+        assert User.objects.get().role.name == "Admin"
+        connection.set_schema_to_public()
+
+
+def test_schema_names_are_safe_whatever_the_company_name():
+    for name in ['Robert"); DROP SCHEMA public;--', "Ünïcödé Öl GmbH", "  ", "a" * 300, "123 Fuel"]:
+        schema = schema_name_for(name)
+        assert re.fullmatch(r"t_[a-z0-9_]+_[0-9a-f]{6}", schema) and len(schema) <= 63, schema

@@ -157,8 +157,9 @@ def run_queued_jobs() -> int:
     for queue_name in list(broker.queues):
         queue = broker.queues[queue_name]
         while not queue.empty():
-            raw = queue.get_nowait()
-            message = dramatiq.Message.decode(raw)
+            from dramatiq.broker import MessageProxy
+
+            message = MessageProxy(dramatiq.Message.decode(queue.get_nowait()))
             actor = broker.get_actor(message.actor_name)
             exception = None
             try:

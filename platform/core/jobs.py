@@ -16,14 +16,16 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.brokers.stub import StubBroker
-from dramatiq.middleware import Middleware
+from dramatiq.middleware import Middleware, MiddlewareError
 
 log = logging.getLogger(__name__)
 SCHEMA_OPTION = "tenant_schema"
 
 
-class MissingTenant(Exception):
-    """A tenant actor's message carried no schema: refusing to guess."""
+class MissingTenant(MiddlewareError):
+    """A tenant actor's message carried no schema: refusing to guess.
+
+    A MiddlewareError, because Dramatiq logs and swallows any other exception raised by middleware."""
 
 
 class TenantMiddleware(Middleware):
@@ -39,7 +41,7 @@ class TenantMiddleware(Middleware):
     def before_process_message(self, broker: Any, message: Any) -> None:
         from tenancy.models import Tenant
 
-        close_old_connections()
+        _close_stale_connections()
         actor = broker.get_actor(message.actor_name)
         schema = message.options.get(SCHEMA_OPTION)
         if not schema:
@@ -64,10 +66,16 @@ class TenantMiddleware(Middleware):
                     _record(message, "failed" if retries >= max_retries else "retrying", error=str(exception))
         finally:
             connection.set_schema_to_public()
-            close_old_connections()
+            _close_stale_connections()
 
     def after_skip_message(self, broker: Any, message: Any) -> None:
         connection.set_schema_to_public()
+
+
+def _close_stale_connections() -> None:
+    # Like Django's request cycle; skipped inside a transaction (jobs run in-process by the tests).
+    if not connection.in_atomic_block:
+        close_old_connections()
 
 
 def _record(message: Any, status: str, error: str = "") -> None:
@@ -77,6 +85,12 @@ def _record(message: Any, status: str, error: str = "") -> None:
         record_job(message, status, error)
     except Exception:  # the job log must never be the reason a job fails
         log.warning("could not record job %s", message.message_id, exc_info=True)
+
+
+def send_in_tenant(actor: Any, schema: str, **kwargs: Any) -> Any:
+    """Send a message for an explicit tenant (e.g. from an on-commit hook, when the request's
+    schema may no longer be active)."""
+    return actor.send_with_options(kwargs=kwargs, **{SCHEMA_OPTION: schema})
 
 
 def build_broker() -> dramatiq.Broker:
@@ -95,6 +109,17 @@ def tenant_actor(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
     options.setdefault("max_backoff", 60_000)
 
     def wrap(func: Callable[..., Any]) -> Any:
-        return dramatiq.actor(func, tenant_required=True, **options)
+        import functools
+
+        import fueldesk.dramatiq_setup  # noqa: F401  the broker (with this middleware) comes first
+
+        @functools.wraps(func)
+        def in_tenant_only(*args: Any, **kwargs: Any) -> Any:
+            # Second line of defence: never touch tenant tables with the public schema active.
+            if getattr(connection, "schema_name", "public") == "public":
+                raise MissingTenant(f"{func.__name__}: no tenant is active")
+            return func(*args, **kwargs)
+
+        return dramatiq.actor(in_tenant_only, actor_name=func.__name__, tenant_required=True, **options)
 
     return wrap(fn) if fn is not None else wrap

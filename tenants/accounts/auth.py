@@ -106,10 +106,12 @@ def request_password_reset(email: str) -> None:
         token_hash=_hash(token), tenant=entry.tenant, user_id=entry.user_id,
         expires_at=timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TTL_SECONDS),
     )
-    connection.set_tenant(entry.tenant)
+    from core.jobs import send_in_tenant
     from tenants.accounts.tasks import send_password_reset_email
 
-    transaction.on_commit(lambda: send_password_reset_email.send(user_id=entry.user_id, token=token))
+    schema = entry.tenant.schema_name
+    transaction.on_commit(lambda: send_in_tenant(send_password_reset_email, schema, user_id=entry.user_id,
+                                                 token=token))
 
 
 def confirm_password_reset(token: str, password: str) -> None:

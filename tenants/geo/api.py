@@ -4,8 +4,20 @@ from ninja import Router
 
 from core.crud import Crud
 from core.listing import ListSpec
-from tenants.geo.models import City, State
-from tenants.geo.schemas import CityIn, CityOut, CityQuery, StateIn, StateOut
+from tenants.geo import selectors
+from tenants.geo.models import City, Region, State, Yard
+from tenants.geo.schemas import (
+    CityIn,
+    CityOut,
+    CityQuery,
+    RegionIn,
+    RegionOut,
+    StateIn,
+    StateOut,
+    YardIn,
+    YardOut,
+    YardQuery,
+)
 
 state_router = Router(tags=["state"])
 city_router = Router(tags=["city"])
@@ -32,4 +44,28 @@ Crud(
 )
 
 
-routes = [("/state", state_router), ("/city", city_router)]
+region_router = Router(tags=["region"])
+yard_router = Router(tags=["yard"])
+
+Crud(
+    router=region_router, resource="region", label="Region", model=Region, out=RegionOut, create_in=RegionIn,
+    ops=ALL_OPS, default_size=25,
+    spec=ListSpec(search=("name", "code", "description"),
+                  sort={"name": "name", "code": "code", "created_at": "created_at"},
+                  filters={"name": ("name", "str"), "code": ("code", "str")}, default_sort="name"),
+)
+
+Crud(
+    router=yard_router, resource="yard", label="Yard", model=Yard, out=YardOut, create_in=YardIn,
+    ops=ALL_OPS, default_size=25, queryset=selectors.yards, filters=YardQuery, apply_filters=selectors.filter_yards,
+    spec=ListSpec(search=("name", "code", "address", "zip_code", "city__name", "state__name", "region__name"),
+                  sort={"name": "name", "code": "code", "city": "city__name", "state": "state__name",
+                        "region": "region__name", "is_active": "is_active", "created_at": "created_at"},
+                  filters={"name": ("name", "str"), "code": ("code", "str"), "zip_code": ("zip_code", "str"),
+                           "city": ("city__name", "str"), "state": ("state__name", "str"),
+                           "region": ("region__name", "str"), "is_active": ("is_active", "bool")},
+                  default_sort="name"),
+)
+
+
+routes = [("/state", state_router), ("/city", city_router), ("/region", region_router), ("/yard", yard_router)]

@@ -1,0 +1,61 @@
+"""The tenant-stamping middleware: messages carry their schema; tenant actors refuse to run without."""
+
+import dramatiq
+import pytest
+from django.db import connection
+
+from conftest import run_queued_jobs
+from core.jobs import SCHEMA_OPTION, MissingTenant, tenant_actor
+
+SEEN: list[str] = []
+
+
+@tenant_actor(max_retries=0)
+def remember_schema(tag: str) -> None:
+    SEEN.append(f"{tag}:{connection.schema_name}")
+
+
+@tenant_actor(max_retries=0)
+def always_fails(invoice_id: int) -> None:
+    raise RuntimeError("boom")
+
+
+@pytest.fixture(autouse=True)
+def _clear():
+    SEEN.clear()
+    broker = dramatiq.get_broker()
+    for q in broker.queues.values():
+        while not q.empty():
+            q.get_nowait()
+
+
+def test_messages_run_in_the_tenant_that_sent_them(tenant_a, tenant_b, in_tenant):
+    with in_tenant(tenant_a):
+        msg = remember_schema.send("a")
+    with in_tenant(tenant_b):
+        remember_schema.send("b")
+    assert msg.options[SCHEMA_OPTION] == tenant_a.schema
+    run_queued_jobs()
+    assert SEEN == [f"a:{tenant_a.schema}", f"b:{tenant_b.schema}"]
+    assert connection.schema_name == "public"
+
+
+def test_a_tenant_actor_without_a_schema_fails_closed(db):
+    remember_schema.send("nobody")
+    with pytest.raises(MissingTenant):
+        run_queued_jobs()
+    assert SEEN == []
+
+
+def test_failures_are_recorded_in_the_job_log(tenant_a, api_a, in_tenant):
+    with in_tenant(tenant_a):
+        always_fails.send(invoice_id=42)
+    with pytest.raises(RuntimeError):
+        run_queued_jobs()
+    res = api_a.get("/api/job-log/get-logs", {"invoice_id": 42})
+    assert res.status_code == 200
+    logs = res.json()["data"]["logs"]
+    assert len(logs) == 1 and logs[0]["status"] == "failed" and logs[0]["error"] == "boom"
+    listing = api_a.get("/api/job-log/").json()["data"]
+    assert listing["total"] == 1 and listing["size"] == 20
+    assert api_a.get("/api/job-log/get-logs").status_code == 422

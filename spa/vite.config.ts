@@ -15,6 +15,7 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     sourcemap: false,
+    manifest: true,
     chunkSizeWarningLimit: 900,
   },
   server: {

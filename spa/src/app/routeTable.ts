@@ -1,0 +1,81 @@
+/**
+ * The route table of spec section 2, as data. The router (app/AppRoutes.tsx) is built from it.
+ */
+export type PageKey =
+  | 'dashboard'
+  | 'companySettings'
+  | 'userManagement'
+  | 'roleManagement'
+  | 'pending';
+
+export interface ProtectedRoute {
+  /** The path as the spec writes it ({id} parameters, /* for sub-paths). */
+  path: string;
+  page: PageKey;
+  /** False only for /delivery-ticket/{id}. */
+  shell: boolean;
+  /** Title used by the 'not available yet' notice. */
+  title: string;
+}
+
+const pending = (path: string, title: string, shell = true): ProtectedRoute => ({ path, page: 'pending', shell, title });
+
+export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
+  { path: '/dashboard', page: 'dashboard', shell: true, title: 'Dashboard' },
+  pending('/product', 'Products'),
+  pending('/product-category', 'Product Categories'),
+  pending('/product-sub-category', 'Product Sub-Categories'),
+  pending('/customer/*', 'Customers'),
+  pending('/purchase-order/*', 'Purchase Orders'),
+  pending('/state', 'States'),
+  pending('/city', 'Cities'),
+  pending('/tax/*', 'Taxes'),
+  pending('/terminal', 'Terminals'),
+  pending('/template-designer', 'Template Designer'),
+  pending('/supplier/*', 'Suppliers'),
+  pending('/sales-order/*', 'Sales Orders'),
+  pending('/invoice/*', 'Invoices'),
+  pending('/email/*', 'Email'),
+  pending('/sales-order-board', 'Sales Order Board'),
+  pending('/delivery-ticket/{id}', 'Delivery Ticket', false),
+  pending('/delivery-order-entry/{id}', 'Delivery Order Entry'),
+  pending('/pricing-rule/*', 'Pricing Rules'),
+  pending('/yard', 'Yards'),
+  pending('/region', 'Regions'),
+  pending('/driver', 'Drivers'),
+  pending('/company-asset', 'Company Assets'),
+  pending('/asset-type', 'Asset Types'),
+  pending('/fee', 'Fees'),
+  pending('/customer-company-type', 'Customer Company Types'),
+  pending('/customer-contact-book/*', 'Customer Contact Book'),
+  { path: '/company-settings/*', page: 'companySettings', shell: true, title: 'Company Settings' },
+  pending('/invoice-parse/*', 'Bill Parser'),
+  pending('/buying-price/*', 'Supplier Buying Prices'),
+  pending('/payment-term', 'Payment Terms'),
+  pending('/payment-method', 'Payment Methods'),
+  pending('/todays-order', "Today's Orders"),
+  pending('/daily-summary', 'Daily Summary'),
+  pending('/quickbook-online/*', 'QuickBooks Online'),
+  pending('/quickbook/login', 'QuickBooks Online'),
+  pending('/google-authentication/*', 'Google Authentication'),
+  pending('/dispatch-center/*', 'Dispatch Center'),
+  pending('/onboarding', 'Onboarding'),
+  { path: '/user-management/*', page: 'userManagement', shell: true, title: 'User Management' },
+  { path: '/role-management/*', page: 'roleManagement', shell: true, title: 'Roles & Permissions' },
+  pending('/price-quotes/*', 'Price Quotes'),
+];
+
+/** Public routes: the sign-in page's catch-all, sign-up, password reset and the info pages. */
+export const PUBLIC_ROUTES = ['/*', '/signup', '/reset-password/*', '/about-us', '/eula', '/privacy-policy'] as const;
+
+/** Converts the spec's {id} to the router's :id. */
+export function toRouterPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+export const NOT_FOUND_TEXT = {
+  title: 'Oops! page not found',
+  code: '404',
+  body: "we couldn't find what you are looking for. Please try again with different url",
+  button: 'Refresh Page',
+} as const;

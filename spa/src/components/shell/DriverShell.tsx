@@ -1,0 +1,64 @@
+import Logout from '@mui/icons-material/Logout';
+import LocalShipping from '@mui/icons-material/LocalShipping';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { readSelectedTrucks, truckKey, writeSelectedTrucks } from './selectedTrucks';
+import { TruckModal } from './TruckModal';
+import { truckLabel, type SelectedTruck, type ShellProps } from './types';
+
+/** The driver layout: no rail, no bottom bar; a top bar with trucks, the user and logout. */
+export function DriverShell({ userName, onLogout, loadTrucks, children }: ShellProps) {
+  const [trucks, setTrucks] = useState<SelectedTruck[]>(readSelectedTrucks);
+  const [modalOpen, setModalOpen] = useState(false);
+
+  return (
+    <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }} data-testid="driver-layout">
+      <AppBar position="sticky" color="primary" elevation={2}>
+        <Toolbar sx={{ gap: 1.5, flexWrap: 'wrap', py: 1 }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            <Typography component="h1" variant="h6" sx={{ fontWeight: 700 }}>
+              Driver App
+            </Typography>
+            <Chip label="Driver Portal" size="small" sx={{ bgcolor: '#ffb300', color: '#1a1a1a', fontWeight: 700 }} />
+          </Box>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, flexWrap: 'wrap', flex: 1, minWidth: 0 }} data-testid="selected-trucks">
+            <LocalShipping fontSize="small" aria-hidden />
+            {trucks.length === 0 ? (
+              <Typography variant="body2">No truck selected</Typography>
+            ) : (
+              trucks.map((t) => <Chip key={truckKey(t)} label={truckLabel(t)} size="small" variant="outlined" sx={{ color: '#fff', borderColor: 'rgba(255,255,255,0.6)' }} />)
+            )}
+            <Button size="small" color="inherit" variant="outlined" onClick={() => setModalOpen(true)} sx={{ ml: 0.5 }}>
+              Change Trucks
+            </Button>
+          </Box>
+          <Typography variant="body2" data-testid="driver-user-name" sx={{ fontWeight: 600 }}>
+            {userName}
+          </Typography>
+          <Button color="inherit" startIcon={<Logout />} onClick={onLogout} aria-label={`Log out ${userName}`}>
+            Logout
+          </Button>
+        </Toolbar>
+      </AppBar>
+      <Box component="main" id="main-content" sx={{ p: { xs: 1.5, sm: 3 } }}>
+        {children}
+      </Box>
+      <TruckModal
+        open={modalOpen}
+        selected={trucks}
+        loadTrucks={loadTrucks}
+        onClose={() => setModalOpen(false)}
+        onSave={(next) => {
+          writeSelectedTrucks(next);
+          setTrucks(next);
+          setModalOpen(false);
+        }}
+      />
+    </Box>
+  );
+}

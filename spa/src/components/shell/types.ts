@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+
+export const COMPANY_PLACEHOLDER = 'Your Company';
+
+export interface SelectedTruck {
+  id?: number | string;
+  asset_id?: number | string;
+  asset_name?: string;
+  name?: string;
+  assetNumber?: string;
+}
+
+/** What the shell needs from the app; the shell itself knows no store and no API. */
+export interface ShellProps {
+  companyName: string | null;
+  logoUrl: string | null;
+  userName: string;
+  onLogout: () => void;
+  children: ReactNode;
+  /** Driver layout only: loads the company's trucks for the 'Change Trucks' modal. */
+  loadTrucks?: () => Promise<SelectedTruck[]>;
+}
+
+export function truckLabel(t: SelectedTruck): string {
+  return String(t.asset_name || t.name || t.assetNumber || t.asset_id || t.id || 'Truck');
+}

@@ -1,0 +1,25 @@
+import { api, unwrap } from '@/lib/api/api';
+import type { ApiBody, ApiData, ApiResponse } from '@/lib/api/types';
+
+type Session = ApiData<'/api/login', 'post'>;
+
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    login: build.mutation<Session, ApiBody<'/api/login', 'post'>>({
+      query: (body) => ({ url: '/login', method: 'POST', body }),
+      transformResponse: (env) => unwrap<Session>(env),
+    }),
+    signup: build.mutation<Session, ApiBody<'/api/tenant', 'post'>>({
+      query: (body) => ({ url: '/tenant', method: 'POST', body }),
+      transformResponse: (env) => unwrap<Session>(env),
+    }),
+    requestPasswordReset: build.mutation<ApiResponse<'/api/password-reset/request', 'post'>, ApiBody<'/api/password-reset/request', 'post'>>({
+      query: (body) => ({ url: '/password-reset/request', method: 'POST', body }),
+    }),
+    confirmPasswordReset: build.mutation<ApiResponse<'/api/password-reset/confirm', 'post'>, ApiBody<'/api/password-reset/confirm', 'post'>>({
+      query: (body) => ({ url: '/password-reset/confirm', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const { useLoginMutation, useSignupMutation, useRequestPasswordResetMutation, useConfirmPasswordResetMutation } = authApi;

@@ -1,0 +1,1 @@
+export default function CompanySettingsPage() { return <div>CompanySettingsPage</div>; }

@@ -1,0 +1,1 @@
+export default function RoleManagementPage() { return <div>RoleManagementPage</div>; }

@@ -1,0 +1,1 @@
+export default function UserManagementPage() { return <div>UserManagementPage</div>; }

@@ -3,9 +3,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
+from core.fields import Email
 from ninja import Field, Schema
 
-from core.fields import Email
 from tenants.fleet.models import MAX_CAPACITY_GALLONS, MAX_COMPARTMENTS, Driver
 from tenants.geo.schemas import RegionRef, StrippedIn, YardRef
 

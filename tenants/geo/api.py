@@ -1,9 +1,9 @@
 from typing import Any
 
-from ninja import Router
-
 from core.crud import Crud
 from core.listing import ListSpec
+from ninja import Router
+
 from tenants.geo import selectors
 from tenants.geo.models import City, Region, State, Yard
 from tenants.geo.schemas import (

@@ -15,10 +15,14 @@ MAX_COMPARTMENTS = 12
 MAX_CAPACITY_GALLONS = 100_000
 # VIN: 17 characters, digits and capital letters except I, O and Q (ISO 3779).
 VIN_ALPHABET = "0123456789ABCDEFGHJKLMNPRSTUVWXYZ"
-_VIN_VALUES = {**{str(d): d for d in range(10)},
-               **dict(zip("ABCDEFGH", range(1, 9), strict=True)),
-               **dict(zip("JKLMN", range(1, 6), strict=True)), "P": 7, "R": 9,
-               **dict(zip("STUVWXYZ", range(2, 10), strict=True))}
+_VIN_VALUES = {
+    **{str(d): d for d in range(10)},
+    **dict(zip("ABCDEFGH", range(1, 9), strict=True)),
+    **dict(zip("JKLMN", range(1, 6), strict=True)),
+    "P": 7,
+    "R": 9,
+    **dict(zip("STUVWXYZ", range(2, 10), strict=True)),
+}
 _VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
 
 
@@ -35,8 +39,10 @@ def vin_problem(vin: str) -> str | None:
         return f"a VIN has exactly 17 characters (this one has {len(vin)})."
     bad = sorted({c for c in vin if c not in VIN_ALPHABET})
     if bad:
-        return ("a VIN uses digits and the letters A-Z except I, O and Q "
-                f"(found {', '.join(repr(c) for c in bad)}).")
+        return (
+            "a VIN uses digits and the letters A-Z except I, O and Q "
+            f"(found {', '.join(repr(c) for c in bad)})."
+        )
     if vin[8] != vin_check_digit(vin):
         return "the check digit (9th character) does not match the rest of the VIN; please re-check it."
     return None
@@ -59,8 +65,12 @@ class AssetType(models.Model):
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="asset_type_unique_name", violation_error_code="unique",
-                                    violation_error_message="An asset type with this name already exists."),
+            models.UniqueConstraint(
+                Lower("name"),
+                name="asset_type_unique_name",
+                violation_error_code="unique",
+                violation_error_message="An asset type with this name already exists.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -74,16 +84,22 @@ class CompanyAsset(models.Model):
     """A truck, trailer or tank wagon of the company's own fleet. Capacity in US gallons; a tank
     is split into compartments (each `{"number": 1, "capacity": 2000}`) whose total fits the tank."""
 
-    asset_number = models.CharField(max_length=30, db_index=True, help_text="Fleet number painted on the unit")
+    asset_number = models.CharField(
+        max_length=30, db_index=True, help_text="Fleet number painted on the unit"
+    )
     name = models.CharField(max_length=120)
     asset_type = models.ForeignKey(AssetType, on_delete=models.PROTECT, related_name="assets")
-    capacity = models.PositiveIntegerField(default=0, validators=[MaxValueValidator(MAX_CAPACITY_GALLONS)],
-                                           help_text="Total tank capacity in US gallons (0: no tank)")
+    capacity = models.PositiveIntegerField(
+        default=0,
+        validators=[MaxValueValidator(MAX_CAPACITY_GALLONS)],
+        help_text="Total tank capacity in US gallons (0: no tank)",
+    )
     compartments = models.JSONField(default=list, blank=True)
     plate = models.CharField(max_length=20, blank=True, default="")
     vin = models.CharField(max_length=17, blank=True, default="")
-    home_yard = models.ForeignKey("geo.Yard", on_delete=models.PROTECT, related_name="company_assets",
-                                  null=True, blank=True)
+    home_yard = models.ForeignKey(
+        "geo.Yard", on_delete=models.PROTECT, related_name="company_assets", null=True, blank=True
+    )
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -91,12 +107,19 @@ class CompanyAsset(models.Model):
     class Meta:
         ordering = ["asset_number", "id"]
         constraints = [
-            models.UniqueConstraint(Lower("asset_number"), name="company_asset_unique_number",
-                                    violation_error_code="unique",
-                                    violation_error_message="A company asset with this asset number already exists."),
-            models.UniqueConstraint("vin", name="company_asset_unique_vin", condition=~Q(vin=""),
-                                    violation_error_code="unique",
-                                    violation_error_message="A company asset with this VIN already exists."),
+            models.UniqueConstraint(
+                Lower("asset_number"),
+                name="company_asset_unique_number",
+                violation_error_code="unique",
+                violation_error_message="A company asset with this asset number already exists.",
+            ),
+            models.UniqueConstraint(
+                "vin",
+                name="company_asset_unique_vin",
+                condition=~Q(vin=""),
+                violation_error_code="unique",
+                violation_error_message="A company asset with this VIN already exists.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -123,17 +146,25 @@ class CompanyAsset(models.Model):
             try:
                 number, capacity = int(item["number"]), int(item["capacity"])
             except (TypeError, KeyError, ValueError) as exc:
-                raise ValidationError({"compartments": "each compartment needs a number and a capacity."}) from exc
+                raise ValidationError(
+                    {"compartments": "each compartment needs a number and a capacity."}
+                ) from exc
             if number < 1 or capacity < 1:
-                raise ValidationError({"compartments": "compartment numbers and capacities must be positive."})
+                raise ValidationError(
+                    {"compartments": "compartment numbers and capacities must be positive."}
+                )
             cleaned.append({"number": number, "capacity": capacity})
         numbers = [c["number"] for c in cleaned]
         if len(set(numbers)) != len(numbers):
             raise ValidationError({"compartments": "each compartment number may appear only once."})
         total = sum(c["capacity"] for c in cleaned)
         if total > (self.capacity or 0):
-            raise ValidationError({"compartments": f"the compartments hold {total:,} gal in total, more than the "
-                                                   f"asset's capacity of {self.capacity or 0:,} gal."})
+            raise ValidationError(
+                {
+                    "compartments": f"the compartments hold {total:,} gal in total, more than the "
+                    f"asset's capacity of {self.capacity or 0:,} gal."
+                }
+            )
         return sorted(cleaned, key=lambda c: c["number"])
 
 
@@ -149,10 +180,12 @@ class Driver(models.Model):
     licence_class = models.CharField(max_length=10, blank=True, default="", choices=LicenceClass.choices)
     licence_expiry = models.DateField(null=True, blank=True)
     hazmat_expiry = models.DateField(null=True, blank=True, help_text="Hazmat (H/X) endorsement expiry")
-    home_yard = models.ForeignKey("geo.Yard", on_delete=models.PROTECT, related_name="drivers",
-                                  null=True, blank=True)
-    region = models.ForeignKey("geo.Region", on_delete=models.PROTECT, related_name="drivers",
-                               null=True, blank=True)
+    home_yard = models.ForeignKey(
+        "geo.Yard", on_delete=models.PROTECT, related_name="drivers", null=True, blank=True
+    )
+    region = models.ForeignKey(
+        "geo.Region", on_delete=models.PROTECT, related_name="drivers", null=True, blank=True
+    )
     is_active = models.BooleanField(default=True)
     # The login that gives this driver the driver layout.
     user = models.OneToOneField(

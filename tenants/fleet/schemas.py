@@ -51,7 +51,8 @@ class CompanyAssetIn(StrippedIn):
     asset_type_id: int = Field(..., ge=1)
     capacity: int = Field(0, ge=0, le=MAX_CAPACITY_GALLONS, description="Total tank capacity, US gallons")
     compartments: list[Compartment] = Field(
-        default_factory=list, max_length=MAX_COMPARTMENTS,
+        default_factory=list,
+        max_length=MAX_COMPARTMENTS,
         description="Their capacities add up to at most `capacity`",
     )
     plate: str = Field("", max_length=20)
@@ -157,8 +158,10 @@ def _warning(what: str, days: int | None) -> str | None:
 
 
 def expiry_warnings(driver: Driver) -> list[str]:
-    found = [_warning("Licence", Driver.days_until(driver.licence_expiry)),
-             _warning("Hazmat endorsement", Driver.days_until(driver.hazmat_expiry))]
+    found = [
+        _warning("Licence", Driver.days_until(driver.licence_expiry)),
+        _warning("Hazmat endorsement", Driver.days_until(driver.hazmat_expiry)),
+    ]
     return [w for w in found if w]
 
 
@@ -168,5 +171,8 @@ class DriverQuery(Schema):
     region_id: int | None = Field(None, ge=1)
     has_login: bool | None = Field(None, description="Only drivers with (true) or without (false) a sign-in")
     expiring_within_days: int | None = Field(
-        None, ge=0, le=3650, description="Only drivers whose licence or hazmat endorsement expires within N days"
+        None,
+        ge=0,
+        le=3650,
+        description="Only drivers whose licence or hazmat endorsement expires within N days",
     )

@@ -24,8 +24,9 @@ def _driver_role() -> Role:
 
 
 def _create_login(login: dict[str, Any], name: str, phone: str) -> User:
-    return accounts.create_user(email=login["email"], name=name, password=login["password"],
-                                role=_driver_role(), phone=phone or "")
+    return accounts.create_user(
+        email=login["email"], name=name, password=login["password"], role=_driver_role(), phone=phone or ""
+    )
 
 
 def _linkable_user(user_id: int, driver: Driver | None) -> User:
@@ -42,8 +43,11 @@ def _linkable_user(user_id: int, driver: Driver | None) -> User:
     # would let them deactivate that login by deleting the driver, so it needs the right to change users.
     actor = acting_user()
     if not user.is_driver and actor is not None and not actor.has_perm("user.change"):
-        raise ApiError(403, "Only a user with the Driver role can be linked to a driver "
-                            "(linking other users needs permission to change users).")
+        raise ApiError(
+            403,
+            "Only a user with the Driver role can be linked to a driver "
+            "(linking other users needs permission to change users).",
+        )
     return user
 
 
@@ -53,16 +57,18 @@ def _apply_login(driver: Driver, data: dict[str, Any]) -> None:
     links = "user_id" in data
     user_id = data.pop("user_id", None)
     if login and user_id:
-        raise ApiError(422, "Give either create_login (a new sign-in) or user_id (an existing user), not both.")
+        raise ApiError(
+            422, "Give either create_login (a new sign-in) or user_id (an existing user), not both."
+        )
     if login:
         if driver.user_id is not None:
             raise ApiError(409, "This driver already has a sign-in.")
         name = data.get("name") or driver.name
-        phone = data.get("phone") if data.get("phone") is not None else driver.phone
+        phone = str(data.get("phone") or driver.phone or "")
         driver.user = _create_login(login, name=name, phone=phone)
     elif links:
         driver.user = _linkable_user(user_id, driver) if user_id else None
-    email = data["email"] if "email" in data else driver.email
+    email = data.get("email", driver.email)
     if driver.user is not None and not email:
         data["email"] = driver.user.email  # the contact email defaults to the sign-in's
 

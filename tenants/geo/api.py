@@ -24,10 +24,21 @@ city_router = Router(tags=["city"])
 ALL_OPS = ("list", "all", "get", "create", "update", "delete")
 
 Crud(
-    router=state_router, resource="state", label="State", model=State, out=StateOut, create_in=StateIn,
-    path="/states", ops=ALL_OPS, default_size=100,
-    spec=ListSpec(search=("name", "code"), sort={"name": "name", "code": "code"},
-                  filters={"name": ("name", "str"), "code": ("code", "str")}, default_sort="name"),
+    router=state_router,
+    resource="state",
+    label="State",
+    model=State,
+    out=StateOut,
+    create_in=StateIn,
+    path="/states",
+    ops=ALL_OPS,
+    default_size=100,
+    spec=ListSpec(
+        search=("name", "code"),
+        sort={"name": "name", "code": "code"},
+        filters={"name": ("name", "str"), "code": ("code", "str")},
+        default_sort="name",
+    ),
 )
 
 
@@ -36,11 +47,25 @@ def filter_cities(qs: Any, params: Any) -> Any:
 
 
 Crud(
-    router=city_router, resource="city", label="City", plural="Cities", model=City, out=CityOut, create_in=CityIn,
-    path="/cities", ops=ALL_OPS, default_size=100, queryset=lambda: City.objects.select_related("state"),
-    filters=CityQuery, apply_filters=filter_cities,
-    spec=ListSpec(search=("name", "state__name"), sort={"name": "name", "state": "state__name"},
-                  filters={"name": ("name", "str"), "state_id": ("state_id", "int")}, default_sort="name"),
+    router=city_router,
+    resource="city",
+    label="City",
+    plural="Cities",
+    model=City,
+    out=CityOut,
+    create_in=CityIn,
+    path="/cities",
+    ops=ALL_OPS,
+    default_size=100,
+    queryset=lambda: City.objects.select_related("state"),
+    filters=CityQuery,
+    apply_filters=filter_cities,
+    spec=ListSpec(
+        search=("name", "state__name"),
+        sort={"name": "name", "state": "state__name"},
+        filters={"name": ("name", "str"), "state_id": ("state_id", "int")},
+        default_sort="name",
+    ),
 )
 
 
@@ -48,24 +73,62 @@ region_router = Router(tags=["region"])
 yard_router = Router(tags=["yard"])
 
 Crud(
-    router=region_router, resource="region", label="Region", model=Region, out=RegionOut, create_in=RegionIn,
-    ops=ALL_OPS, default_size=25,
-    spec=ListSpec(search=("name", "code", "description"),
-                  sort={"name": "name", "code": "code", "created_at": "created_at"},
-                  filters={"name": ("name", "str"), "code": ("code", "str")}, default_sort="name"),
+    router=region_router,
+    resource="region",
+    label="Region",
+    model=Region,
+    out=RegionOut,
+    create_in=RegionIn,
+    ops=ALL_OPS,
+    default_size=25,
+    spec=ListSpec(
+        search=("name", "code", "description"),
+        sort={"name": "name", "code": "code", "created_at": "created_at"},
+        filters={"name": ("name", "str"), "code": ("code", "str")},
+        default_sort="name",
+    ),
 )
 
 Crud(
-    router=yard_router, resource="yard", label="Yard", model=Yard, out=YardOut, create_in=YardIn,
-    ops=ALL_OPS, default_size=25, queryset=selectors.yards, filters=YardQuery, apply_filters=selectors.filter_yards,
-    spec=ListSpec(search=("name", "code", "address", "zip_code", "city__name", "state__name", "region__name"),
-                  sort={"name": "name", "code": "code", "city": "city__name", "state": "state__name",
-                        "region": "region__name", "is_active": "is_active", "created_at": "created_at"},
-                  filters={"name": ("name", "str"), "code": ("code", "str"), "zip_code": ("zip_code", "str"),
-                           "city": ("city__name", "str"), "state": ("state__name", "str"),
-                           "region": ("region__name", "str"), "is_active": ("is_active", "bool")},
-                  default_sort="name"),
+    router=yard_router,
+    resource="yard",
+    label="Yard",
+    model=Yard,
+    out=YardOut,
+    create_in=YardIn,
+    ops=ALL_OPS,
+    default_size=25,
+    queryset=selectors.yards,
+    filters=YardQuery,
+    apply_filters=selectors.filter_yards,
+    spec=ListSpec(
+        search=("name", "code", "address", "zip_code", "city__name", "state__name", "region__name"),
+        sort={
+            "name": "name",
+            "code": "code",
+            "city": "city__name",
+            "state": "state__name",
+            "region": "region__name",
+            "is_active": "is_active",
+            "created_at": "created_at",
+        },
+        filters={
+            "name": ("name", "str"),
+            "code": ("code", "str"),
+            "zip_code": ("zip_code", "str"),
+            "city": ("city__name", "str"),
+            "state": ("state__name", "str"),
+            "region": ("region__name", "str"),
+            "is_active": ("is_active", "bool"),
+        },
+        default_sort="name",
+    ),
 )
 
 
-routes = [("/state", state_router), ("/city", city_router), ("/region", region_router), ("/yard", yard_router)]
+routes = [
+    ("/state", state_router),
+    ("/city", city_router),
+    ("/region", region_router),
+    ("/yard", yard_router),
+]

@@ -35,14 +35,19 @@ class City(models.Model):
 
 def _unique_ci(field: str, name: str, label: str) -> models.UniqueConstraint:
     return models.UniqueConstraint(
-        Lower(field), name=name, violation_error_code="unique",
+        Lower(field),
+        name=name,
+        violation_error_code="unique",
         violation_error_message=f"A {label} with this {field} already exists.",
     )
 
 
 def _unique_ci_when_set(field: str, name: str, label: str) -> models.UniqueConstraint:
     return models.UniqueConstraint(
-        Lower(field), name=name, condition=~models.Q(**{field: ""}), violation_error_code="unique",
+        Lower(field),
+        name=name,
+        condition=~models.Q(**{field: ""}),
+        violation_error_code="unique",
         violation_error_message=f"A {label} with this {field} already exists.",
     )
 
@@ -81,10 +86,20 @@ class Yard(models.Model):
     state = models.ForeignKey(State, on_delete=models.PROTECT, related_name="yards", null=True, blank=True)
     city = models.ForeignKey(City, on_delete=models.PROTECT, related_name="yards", null=True, blank=True)
     region = models.ForeignKey(Region, on_delete=models.PROTECT, related_name="yards", null=True, blank=True)
-    latitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True,
-                                   validators=[MinValueValidator(-90), MaxValueValidator(90)])
-    longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True,
-                                    validators=[MinValueValidator(-180), MaxValueValidator(180)])
+    latitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(-90), MaxValueValidator(90)],
+    )
+    longitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(-180), MaxValueValidator(180)],
+    )
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

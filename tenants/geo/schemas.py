@@ -93,7 +93,9 @@ class YardIn(StrippedIn):
     address: str = Field("", max_length=255)
     zip_code: str = Field("", max_length=12)
     state_id: int | None = Field(None, ge=1)
-    city_id: int | None = Field(None, ge=1, description="Must be in state_id; sets state_id when that is empty")
+    city_id: int | None = Field(
+        None, ge=1, description="Must be in state_id; sets state_id when that is empty"
+    )
     region_id: int | None = Field(None, ge=1)
     latitude: Latitude | None = None
     longitude: Longitude | None = None

@@ -1,4 +1,4 @@
-"""Models of the pricing domain: payment terms and payment methods (pricing rules, fees and taxes come later)."""
+"""Models of the pricing domain: payment terms and methods (pricing rules, fees and taxes come later)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ class PaymentTerm(models.Model):
     name = models.CharField(max_length=80)
     net_days = models.PositiveSmallIntegerField(default=30, validators=[MaxValueValidator(MAX_TERM_DAYS)])
     discount_percent = models.DecimalField(
-        max_digits=5, decimal_places=2, default=Decimal("0"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0"),
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
     )
     discount_days = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(MAX_TERM_DAYS)])
@@ -33,12 +35,19 @@ class PaymentTerm(models.Model):
     class Meta:
         ordering = ["net_days", "name"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="payment_term_unique_name",
-                                    violation_error_code="unique",
-                                    violation_error_message="A payment term with this name already exists."),
-            models.UniqueConstraint(fields=["is_default"], condition=Q(is_default=True),
-                                    name="payment_term_single_default", violation_error_code="unique",
-                                    violation_error_message="Another payment term is already the default."),
+            models.UniqueConstraint(
+                Lower("name"),
+                name="payment_term_unique_name",
+                violation_error_code="unique",
+                violation_error_message="A payment term with this name already exists.",
+            ),
+            models.UniqueConstraint(
+                fields=["is_default"],
+                condition=Q(is_default=True),
+                name="payment_term_single_default",
+                violation_error_code="unique",
+                violation_error_message="Another payment term is already the default.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -48,11 +57,19 @@ class PaymentTerm(models.Model):
         self.name = (self.name or "").strip()
         if self.discount_percent and self.discount_percent > 0:
             if not self.discount_days:
-                raise ValidationError({"discount_days": "An early-payment discount needs the number of days it "
-                                                        "applies for (at least 1)."})
+                raise ValidationError(
+                    {
+                        "discount_days": "An early-payment discount needs the number of days it "
+                        "applies for (at least 1)."
+                    }
+                )
             if self.discount_days > self.net_days:
-                raise ValidationError({"discount_days": f"The discount period ({self.discount_days} days) cannot "
-                                                        f"be longer than the net period ({self.net_days} days)."})
+                raise ValidationError(
+                    {
+                        "discount_days": f"The discount period ({self.discount_days} days) cannot "
+                        f"be longer than the net period ({self.net_days} days)."
+                    }
+                )
         elif self.discount_days:
             raise ValidationError({"discount_days": "Discount days are set but the discount percent is 0."})
 
@@ -86,12 +103,18 @@ class PaymentMethod(models.Model):
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="payment_method_unique_name",
-                                    violation_error_code="unique",
-                                    violation_error_message="A payment method with this name already exists."),
-            models.UniqueConstraint(Lower("code"), name="payment_method_unique_code",
-                                    violation_error_code="unique",
-                                    violation_error_message="A payment method with this code already exists."),
+            models.UniqueConstraint(
+                Lower("name"),
+                name="payment_method_unique_name",
+                violation_error_code="unique",
+                violation_error_message="A payment method with this name already exists.",
+            ),
+            models.UniqueConstraint(
+                Lower("code"),
+                name="payment_method_unique_code",
+                violation_error_code="unique",
+                violation_error_message="A payment method with this code already exists.",
+            ),
         ]
 
     def __str__(self) -> str:

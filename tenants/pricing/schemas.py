@@ -10,11 +10,21 @@ from tenants.pricing.models import MAX_TERM_DAYS
 # --- payment terms -------------------------------------------------------------------------------
 class PaymentTermIn(StrippedIn):
     name: str = Field(..., min_length=1, max_length=80, description="e.g. Net 30, 2/10 Net 30, COD")
-    net_days: int = Field(30, ge=0, le=MAX_TERM_DAYS, description="Days after the invoice date it is due; 0: on receipt")
-    discount_percent: Decimal = Field(Decimal("0"), ge=0, le=100, max_digits=5, decimal_places=2,
-                                      description="Early-payment discount, percent")
+    net_days: int = Field(
+        30, ge=0, le=MAX_TERM_DAYS, description="Days after the invoice date it is due; 0: on receipt"
+    )
+    discount_percent: Decimal = Field(
+        Decimal("0"),
+        ge=0,
+        le=100,
+        max_digits=5,
+        decimal_places=2,
+        description="Early-payment discount, percent",
+    )
     discount_days: int = Field(0, ge=0, le=MAX_TERM_DAYS, description="Days the discount applies for")
-    is_default: bool = Field(False, description="The term new customers get; setting it clears the previous default")
+    is_default: bool = Field(
+        False, description="The term new customers get; setting it clears the previous default"
+    )
 
 
 class PaymentTermOut(Schema):

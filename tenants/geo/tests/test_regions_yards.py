@@ -60,10 +60,19 @@ def test_region_name_is_required(api_a):
 
 def test_yard_crud_with_location(api_a, texas):
     region = api_a.post("/api/region", {"name": "Gulf Coast"}).json()["data"]
-    res = api_a.post("/api/yard", {
-        "name": "Houston Yard", "code": "hou", "address": "1200 Clinton Dr", "zip_code": "77020",
-        "city_id": texas["houston"], "region_id": region["id"], "latitude": 29.7604271234, "longitude": -95.3698,
-    })
+    res = api_a.post(
+        "/api/yard",
+        {
+            "name": "Houston Yard",
+            "code": "hou",
+            "address": "1200 Clinton Dr",
+            "zip_code": "77020",
+            "city_id": texas["houston"],
+            "region_id": region["id"],
+            "latitude": 29.7604271234,
+            "longitude": -95.3698,
+        },
+    )
     assert res.status_code == 201, res.json()
     yard = res.json()["data"]
     assert yard["code"] == "HOU"
@@ -97,9 +106,11 @@ def test_yard_validation(api_a, texas):
 def test_yard_list_search_sort_filter(api_a, texas):
     gulf = api_a.post("/api/region", {"name": "Gulf Coast"}).json()["data"]["id"]
     north = api_a.post("/api/region", {"name": "North Texas"}).json()["data"]["id"]
-    for name, city, region, active in [("Houston", texas["houston"], gulf, True),
-                                       ("Baton Rouge", texas["baton_rouge"], gulf, True),
-                                       ("Dallas", None, north, False)]:
+    for name, city, region, active in [
+        ("Houston", texas["houston"], gulf, True),
+        ("Baton Rouge", texas["baton_rouge"], gulf, True),
+        ("Dallas", None, north, False),
+    ]:
         body = {"name": f"{name} Yard", "city_id": city, "region_id": region, "is_active": active}
         assert api_a.post("/api/yard", body).status_code == 201
 
@@ -115,11 +126,15 @@ def test_yard_list_search_sort_filter(api_a, texas):
     assert names({"region_id": gulf}) == ["Baton Rouge Yard", "Houston Yard"]
     assert names({"is_active": "false"}) == ["Dallas Yard"]
     assert names({"filter_field": "region", "filter_operator": "startsWith", "filter_value": "gulf"}) == [
-        "Baton Rouge Yard", "Houston Yard"]
+        "Baton Rouge Yard",
+        "Houston Yard",
+    ]
     bad = api_a.get("/api/yard", {"sort_by": "latitude"})
     assert bad.status_code == 422 and bad.json()["detail"].startswith("Cannot sort by 'latitude'")
     page = api_a.get("/api/yard", {"page": 2, "size": 2}).json()["data"]
-    assert page["total"] == 3 and page["pages"] == 2 and [y["name"] for y in page["items"]] == ["Houston Yard"]
+    assert (
+        page["total"] == 3 and page["pages"] == 2 and [y["name"] for y in page["items"]] == ["Houston Yard"]
+    )
 
 
 def test_yard_list_query_count_is_bounded(api_a, tenant_a, in_tenant, texas, django_assert_max_num_queries):
@@ -127,10 +142,18 @@ def test_yard_list_query_count_is_bounded(api_a, tenant_a, in_tenant, texas, dja
 
     with in_tenant(tenant_a):
         regions = Region.objects.bulk_create([Region(name=f"Region {i}") for i in range(5)])
-        Yard.objects.bulk_create([
-            Yard(name=f"Yard {i:02}", code=f"Y{i}", region=regions[i % 5], state_id=texas["tx"],
-                 city_id=texas["houston"]) for i in range(35)
-        ])
+        Yard.objects.bulk_create(
+            [
+                Yard(
+                    name=f"Yard {i:02}",
+                    code=f"Y{i}",
+                    region=regions[i % 5],
+                    state_id=texas["tx"],
+                    city_id=texas["houston"],
+                )
+                for i in range(35)
+            ]
+        )
     with django_assert_max_num_queries(8):
         res = api_a.get("/api/yard", {"size": 100})
     assert res.status_code == 200 and len(res.json()["data"]["items"]) == 35
@@ -142,13 +165,21 @@ def test_yard_list_query_count_is_bounded(api_a, tenant_a, in_tenant, texas, dja
 def test_deleting_a_yard_in_use_is_refused(api_a, tenant_a, in_tenant):
     yard = api_a.post("/api/yard", {"name": "Houston Yard"}).json()["data"]
     kind = api_a.post("/api/asset-type", {"name": "Transport", "category": "trailer"}).json()["data"]
-    asset = api_a.post("/api/company-asset", {"asset_number": "TR-1", "name": "Trailer 1",
-                                              "asset_type_id": kind["id"], "home_yard_id": yard["id"]})
+    asset = api_a.post(
+        "/api/company-asset",
+        {
+            "asset_number": "TR-1",
+            "name": "Trailer 1",
+            "asset_type_id": kind["id"],
+            "home_yard_id": yard["id"],
+        },
+    )
     assert asset.status_code == 201, asset.json()
     res = api_a.delete(f"/api/yard/{yard['id']}")
     assert res.status_code == 409
-    assert res.json()["detail"] == ("This record cannot be deleted because it is used by 1 company assets. "
-                                    "Deactivate it instead.")
+    assert res.json()["detail"] == (
+        "This record cannot be deleted because it is used by 1 company assets. Deactivate it instead."
+    )
     assert api_a.get(f"/api/yard/{yard['id']}").status_code == 200
 
 

@@ -54,7 +54,7 @@ def _die_with_parent() -> None:
 
 def spawn(cmd: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     """A child in its own session (Ctrl-C reaches only run.py, which stops children in order)."""
-    log("$ " + " ".join(cmd[1:] if cmd[0] == PY else cmd))
+    log("$ " + " ".join(["python", *cmd[1:]] if cmd[0] == PY else cmd))
     return subprocess.Popen(  # noqa: S603
         cmd, cwd=ROOT, env=env, start_new_session=True, preexec_fn=_die_with_parent
     )
@@ -149,9 +149,17 @@ def main(argv: list[str] | None = None) -> int:
         env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{args.port}")
 
         manage(env, "bootstrap")
+        manage(env, "collectstatic", "--noinput", "--verbosity", "0")
         demo = "" if args.no_seed else manage(env, "seed_demo", capture=True)
+        spa_note = ""
         if not args.no_spa:
-            spa.build()
+            try:
+                spa.build()
+            except subprocess.CalledProcessError as exc:
+                # The API stays usable while the SPA is broken; the banner says so.
+                serving = "the previous build" if (ROOT / "spa/dist/index.html").exists() else "the API only"
+                spa_note = f"SPA build FAILED (status {exc.returncode}, output above): serving {serving}"
+                log(spa_note)
 
         children["web server (gunicorn)"] = spawn(
             [PY, "-m", "gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"], env
@@ -165,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         if not wait_http(f"{url}/api/health", 60, children):
             log("the web server did not answer /api/health within 60s; still waiting on it")
         banner = ["", "=" * 64, f"  FuelDesk is running on {url}", f"  API docs: {url}/api/docs"]
+        if spa_note:
+            banner += ["", f"  WARNING: {spa_note}"]
         if demo.strip():
             banner += ["", "  Demo logins:", *(f"    {line}" for line in demo.strip().splitlines())]
         banner += ["", "  Ctrl-C stops everything.", "=" * 64, ""]

@@ -77,6 +77,8 @@ def two_tenants(django_db_setup: Any, django_db_blocker: Any) -> tuple[TenantHan
         ensure_template()
         a = _make_tenant("Alpha Fuels", "admin@alpha.test")
         b = _make_tenant("Bravo Energy", "admin@bravo.test")
+        # Committed, so that pg_dump (another connection) sees it when the deletion test drops it.
+        _make_tenant("Doomed Co", "admin@doomed.test")
         connection.set_schema_to_public()
     return a, b
 

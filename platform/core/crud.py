@@ -6,15 +6,18 @@ and filterable fields, extra list filters, and services for writes that are more
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from ninja import Query, Router, Schema
-from pydantic import create_model
+from django.utils.text import slugify
+from ninja import File, Query, Router, Schema
+from ninja.files import UploadedFile
+from pydantic import Field, create_model
 
+from core import csv_io
 from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError
 from core.listing import ListParams, ListSpec, apply_list, paginate
@@ -22,14 +25,19 @@ from core.permissions import perm, register_resource
 
 ALL_OPS = ("list", "all", "get", "create", "update", "delete")
 ALL_LIMIT = 5000
+OP_ACTIONS = {"list": "view", "all": "view", "get": "view", "export": "view", "create": "add",
+              "import": "add", "update": "change", "delete": "delete"}
 
 
 def partial_schema(schema: type[Schema], name: str | None = None) -> type[Schema]:
     """The same fields, every one optional: PUT changes only what it is sent."""
     fields: dict[str, Any] = {}
     for fname, finfo in schema.model_fields.items():
-        annotation = finfo.annotation
-        fields[fname] = (annotation | None, None)  # type: ignore[operator]
+        annotation = finfo.annotation | None  # type: ignore[operator]
+        # Keep the field's constraints and validators (lengths, bounds): an update obeys the same rules.
+        if finfo.metadata:
+            annotation = Annotated[annotation, *finfo.metadata]
+        fields[fname] = (annotation, Field(None, description=finfo.description))
     model = create_model(name or f"{schema.__name__.removesuffix('In')}Update", __base__=Schema, **fields)
     return model
 
@@ -54,9 +62,24 @@ def raise_for_model_errors(exc: DjangoValidationError) -> None:
     raise ApiError(409 if codes & {"unique", "unique_together"} else 422, detail)
 
 
+def check_many_to_many(model: type[models.Model], m2m: dict[str, Any]) -> None:
+    """A clear 422 for ids of a many-to-many list that name nothing (instead of a 409 at commit)."""
+    for name, ids in m2m.items():
+        if not ids:
+            continue
+        related = model._meta.get_field(name).related_model
+        wanted = set(ids)
+        found = set(related._default_manager.filter(pk__in=wanted).values_list("pk", flat=True))  # type: ignore[union-attr]
+        missing = sorted(wanted - found)
+        if missing:
+            label = related._meta.verbose_name  # type: ignore[union-attr]
+            raise ApiError(422, f"{name}: no {label} with id {', '.join(str(m) for m in missing[:5])}.")
+
+
 def save_object(obj: models.Model, data: dict[str, Any]) -> models.Model:
     m2m = {k: data.pop(k) for k in list(data) if _is_m2m(type(obj), k)}
     check_foreign_keys(type(obj), data)
+    check_many_to_many(type(obj), m2m)
     for key, value in data.items():
         setattr(obj, key, value)
     try:
@@ -65,7 +88,8 @@ def save_object(obj: models.Model, data: dict[str, Any]) -> models.Model:
         raise_for_model_errors(exc)
     obj.save()
     for key, ids in m2m.items():
-        getattr(obj, key).set(ids)
+        if ids is not None:  # null leaves the list as it is
+            getattr(obj, key).set(ids)
     return obj
 
 
@@ -96,19 +120,35 @@ class Crud:
     update: Callable[[Any, dict[str, Any]], models.Model] | None = None
     delete: Callable[[Any], None] | None = None
     plural: str | None = None
+    # CSV: every list can be exported (`GET <path>/export`, same filters, no paging) unless
+    # csv_export is False; lists with an importer also take CSV imports (`<path>/import…`).
+    csv_export: bool = True
+    importer: csv_io.CsvImport | None = None
 
     def __post_init__(self) -> None:
-        op_actions = {"list": "view", "all": "view", "get": "view", "create": "add", "update": "change",
-                      "delete": "delete"}
-        actions = tuple(dict.fromkeys(op_actions[op] for op in self.ops))
+        ops = list(self.ops)
+        if "list" in ops and self.csv_export and "export" not in ops:
+            ops.append("export")
+        if self.importer is not None and "import" not in ops:
+            ops.append("import")
+        self.ops = tuple(ops)
+        actions = tuple(dict.fromkeys(OP_ACTIONS[op] for op in self.ops))
         register_resource(self.resource, self.plural or f"{self.label}s", actions)
         if self.update_in is None:
             self.update_in = partial_schema(self.create_in, f"{self.label.replace(' ', '')}Update")
+        if "import" in self.ops:
+            csv_io.register_target(self)
         self._register()
 
     # --- reads -------------------------------------------------------------------------------
     def base_queryset(self) -> QuerySet[Any]:
         return self.queryset() if self.queryset else self.model._default_manager.all()
+
+    def list_queryset(self, params: Any) -> QuerySet[Any]:
+        qs = self.base_queryset()
+        if self.apply_filters is not None:
+            qs = self.apply_filters(qs, params)
+        return apply_list(qs, params, self.spec)
 
     def get_object(self, obj_id: int) -> Any:
         obj = self.base_queryset().filter(pk=obj_id).first()
@@ -117,9 +157,13 @@ class Crud:
         return obj
 
     # --- writes ------------------------------------------------------------------------------
+    def create_row(self, data: dict[str, Any]) -> Any:
+        """The create service alone (the caller owns the transaction): used by POST and CSV imports."""
+        return self.create(data) if self.create else save_object(self.model(), data)
+
     def do_create(self, data: dict[str, Any]) -> Any:
         with transaction.atomic():
-            obj = self.create(data) if self.create else save_object(self.model(), data)
+            obj = self.create_row(data)
         return self.get_object(obj.pk)
 
     def do_update(self, obj: Any, data: dict[str, Any]) -> Any:
@@ -150,14 +194,26 @@ class Crud:
         if "list" in self.ops:
 
             def list_items(request: HttpRequest, params: Query[query_schema]) -> Any:  # type: ignore[valid-type]
-                qs = crud.base_queryset()
-                if crud.apply_filters is not None:
-                    qs = crud.apply_filters(qs, params)
-                qs = apply_list(qs, params, crud.spec)
+                qs = crud.list_queryset(params)
                 return ok(paginate(qs, params, crud.default_size), f"{plural} retrieved successfully")
 
             r.get(path or "", response=Envelope[Page[out]], auth=perm(f"{res}.view"),  # type: ignore[valid-type]
                   operation_id=f"{res}_list", summary=f"List {plural.lower()}")(list_items)
+
+        if "export" in self.ops:
+            basename = slugify(plural)
+
+            def export_items(request: HttpRequest, params: Query[query_schema]) -> Any:  # type: ignore[valid-type]
+                return csv_io.export_response(crud.list_queryset(params), out, basename)
+
+            r.get(f"{path}/export", auth=perm(f"{res}.view"), operation_id=f"{res}_export",
+                  summary=f"Export {plural.lower()} as CSV",
+                  description=f"The list with the same search, sort and filters, without paging (at most "
+                              f"{csv_io.EXPORT_LIMIT:,} rows).",
+                  openapi_extra={"responses": csv_io.CSV_RESPONSE})(export_items)
+
+        if "import" in self.ops:
+            self._register_import(basename=slugify(plural))
 
         if "all" in self.ops:
 
@@ -203,3 +259,48 @@ class Crud:
 
             r.delete(f"{path}/{{int:id}}", response=Message, auth=perm(f"{res}.delete"),
                      operation_id=f"{res}_delete", summary=f"Delete a {self.label.lower()}")(delete_item)
+
+    def _register_import(self, basename: str) -> None:
+        r, res, path, crud = self.router, self.resource, self.path, self
+        importer = self.importer
+        assert importer is not None
+        plural = (self.plural or f"{self.label}s").lower()
+        columns_doc = csv_io.describe_columns(importer)
+        result = Envelope[csv_io.DataImportOut]
+
+        def import_template(request: HttpRequest) -> Any:
+            return csv_io.csv_text_response([list(importer.columns)], f"{basename}-import-template.csv")
+
+        r.get(f"{path}/import/template", auth=perm(f"{res}.add"), operation_id=f"{res}_import_template",
+              summary=f"A CSV template for importing {plural}", description=columns_doc,
+              openapi_extra={"responses": csv_io.CSV_RESPONSE})(import_template)
+
+        def import_preview(request: HttpRequest, file: File[UploadedFile]) -> Any:
+            imp = csv_io.start_import(crud, file, request.auth)  # type: ignore[attr-defined]
+            if imp.status == "validating":
+                return ok(imp, imp.message, status=202)
+            return ok(imp, imp.message)
+
+        r.post(f"{path}/import", response={200: result, 202: result}, auth=perm(f"{res}.add"),
+               operation_id=f"{res}_import_preview", summary=f"Check a CSV file of {plural} (writes nothing)",
+               description="Answers the preview: per-row errors and sample rows. Files over "
+                           f"{csv_io.SYNC_ROW_LIMIT} rows are checked by the worker (202): poll the "
+                           "import.\n\n" + columns_doc)(import_preview)
+
+        def import_status(request: HttpRequest, import_id: int) -> Any:
+            imp = csv_io.get_import(crud, import_id)
+            return ok(imp, imp.message or "Import retrieved successfully")
+
+        r.get(f"{path}/import/{{int:import_id}}", response=result, auth=perm(f"{res}.add"),
+              operation_id=f"{res}_import_status",
+              summary=f"Progress and result of a {self.label.lower()} import")(import_status)
+
+        def import_confirm(request: HttpRequest, import_id: int) -> Any:
+            imp = csv_io.confirm_import(crud, import_id)
+            if imp.status == "importing":
+                return ok(imp, imp.message, status=202)
+            return ok(imp, imp.message)
+
+        r.post(f"{path}/import/{{int:import_id}}/confirm", response={200: result, 202: result},
+               auth=perm(f"{res}.add"), operation_id=f"{res}_import_confirm",
+               summary=f"Write a checked CSV file of {plural}: all rows or none")(import_confirm)

@@ -49,6 +49,9 @@ def register_resource(resource: str, label: str, actions: tuple[str, ...] = CRUD
 
 
 def registered_permissions() -> list[PermissionDef]:
+    # Resources register when their API modules load; make sure all of them have.
+    import fueldesk.api  # noqa: F401
+
     return sorted(_REGISTRY.values(), key=lambda p: (p.resource, p.action))
 
 

@@ -1,0 +1,339 @@
+import Add from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
+import Download from '@mui/icons-material/Download';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Search from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import InputAdornment from '@mui/material/InputAdornment';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { DataGrid, GridActionsCellItem, type GridActionsCellItemProps, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
+import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { toast } from 'react-toastify';
+import { PageBody, PageHeader } from '@/components/common/PageHeader';
+import { isApiError } from '@/lib/api/errors';
+import { ConfirmDialog } from './ConfirmDialog';
+import { downloadCsv, toCsv } from './csv';
+import { FilterBar } from './FilterBar';
+import { FormDialog } from './FormDialog';
+import type { FieldDef } from './formTypes';
+import { applyLocal } from './localList';
+import type { ResourceApi } from './resourceApi';
+import type { ActiveFilter, ColumnDef, FilterFieldDef, ListParams, RowId } from './types';
+
+export interface ResourceFormConfig<T, V, C, U> {
+  fields: readonly FieldDef<V>[];
+  emptyValues: V;
+  toValues: (row: T) => V;
+  toCreateBody: (values: V) => C;
+  toUpdateBody: (values: V, row: T) => U;
+  maxWidth?: 'xs' | 'sm' | 'md' | 'lg';
+}
+
+export interface RowAction<T> {
+  label: string;
+  icon: ReactElement;
+  onClick: (row: T) => void;
+  hidden?: boolean;
+}
+
+export interface ResourceListPageProps<T, V, C, U> {
+  title: string;
+  subtitle?: ReactNode;
+  /** 'User' — used in titles and messages. */
+  singular: string;
+  /** 'users' — used in empty states. */
+  plural: string;
+  resource: ResourceApi<T, C, U>;
+  columns: readonly ColumnDef<T>[];
+  /** The row's name for confirmations and toasts. */
+  describe: (row: T) => string;
+  getRowId?: (row: T) => RowId;
+  defaultPageSize: number;
+  pageSizeOptions?: number[];
+  defaultSort?: { field: string; order: 'asc' | 'desc' };
+  searchPlaceholder?: string;
+  filters?: readonly FilterFieldDef[];
+  /** Extra list parameters owned by the page (e.g. a status tab). */
+  extraParams?: Record<string, string | number | boolean | undefined>;
+  form?: ResourceFormConfig<T, V, C, U>;
+  canCreate?: boolean;
+  canEdit?: (row: T) => boolean;
+  canDelete?: (row: T) => boolean;
+  deleteMessage?: (row: T) => ReactNode;
+  /** Offered in the delete dialog when the server refuses with 409 (e.g. deactivate instead). */
+  deleteAlternative?: (row: T) => { label: string; run: () => Promise<unknown> } | undefined;
+  rowActions?: (row: T) => RowAction<T>[];
+  /** CSV export of the list with its current search and filter; false to hide. */
+  exportFilename?: string | false;
+  /** Above the grid (e.g. a summary card). */
+  headerContent?: ReactNode;
+  toolbarExtra?: ReactNode;
+}
+
+const GRID_HEIGHT = { xs: 'calc(100vh - 330px)', sm: 'calc(100vh - 250px)' };
+
+/** A list-and-form screen: server-side paging, sort, search and filter; create, edit, delete. */
+export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, C, U>) {
+  const { title, subtitle, singular, plural, resource, columns, describe, defaultPageSize, form, filters = [] } = props;
+  const getRowId = props.getRowId ?? ((row: T) => (row as { id: RowId }).id);
+  const clientSide = resource.config.listKind === 'all';
+  const phone = useMediaQuery('(max-width:768px)');
+
+  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: defaultPageSize });
+  const [sort, setSort] = useState<GridSortModel>(props.defaultSort ? [{ field: props.defaultSort.field, sort: props.defaultSort.order }] : []);
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<ActiveFilter | null>(null);
+  const [editing, setEditing] = useState<{ mode: 'create' | 'edit'; row?: T } | null>(null);
+  const [deleting, setDeleting] = useState<T | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  // Search is debounced and sends the list back to page 1.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      setSearch(searchInput.trim());
+      setPagination((p) => ({ ...p, page: 0 }));
+    }, 300);
+    return () => clearTimeout(t);
+  }, [searchInput]);
+
+  const sortItem = sort[0];
+  const sortCol = sortItem ? columns.find((c) => c.field === sortItem.field) : undefined;
+  const params: ListParams = {
+    page: pagination.page + 1,
+    size: pagination.pageSize,
+    search: search || undefined,
+    sort_by: sortCol?.sortField,
+    order: sortCol?.sortField && sortItem?.sort ? sortItem.sort : undefined,
+    filter_field: filter?.field,
+    filter_operator: filter?.operator,
+    filter_value: filter?.value,
+    ...props.extraParams,
+  };
+  const list = resource.useList(params);
+  const [create] = resource.useCreate();
+  const [update] = resource.useUpdate();
+  const [remove] = resource.useRemove();
+
+  const localRows = useMemo(
+    () => (clientSide ? applyLocal(list.rows ?? [], columns, { search, filter, sortField: sortCol?.sortField, order: sortItem?.sort ?? undefined }) : []),
+    [clientSide, list.rows, columns, search, filter, sortCol?.sortField, sortItem?.sort],
+  );
+  const rows = clientSide ? localRows : (list.data?.items ?? []);
+  const rowCount = clientSide ? localRows.length : (list.data?.total ?? 0);
+
+  const gridColumns = useMemo<GridColDef[]>(() => {
+    const cols: GridColDef[] = columns.map((c) => ({
+      field: c.field,
+      headerName: c.headerName,
+      flex: c.width ? undefined : (c.flex ?? 1),
+      width: c.width,
+      minWidth: c.minWidth ?? 120,
+      sortable: !!c.sortField,
+      align: c.align,
+      headerAlign: c.align,
+      renderCell: c.render ? (p) => c.render!(p.row as T) : undefined,
+      valueGetter: (_v, row) => (c.value ? c.value(row as T) : (row as Record<string, unknown>)[c.field]),
+    }));
+    const hasActions = !!form || !!props.rowActions || !!props.canDelete;
+    if (hasActions) {
+      cols.push({
+        field: '__actions',
+        type: 'actions',
+        headerName: 'Actions',
+        width: 130,
+        getActions: (p) => {
+          const row = p.row as T;
+          const name = describe(row);
+          const items: ReactElement<GridActionsCellItemProps>[] = [];
+          if (form && (props.canEdit?.(row) ?? true))
+            items.push(<GridActionsCellItem key="edit" icon={<EditOutlined />} label={`Edit ${name}`} onClick={() => setEditing({ mode: 'edit', row })} />);
+          for (const a of props.rowActions?.(row) ?? []) {
+            if (!a.hidden) items.push(<GridActionsCellItem key={a.label} icon={a.icon} label={`${a.label} ${name}`} onClick={() => a.onClick(row)} />);
+          }
+          if (props.canDelete?.(row) ?? true)
+            items.push(<GridActionsCellItem key="delete" icon={<DeleteOutline />} label={`Delete ${name}`} onClick={() => setDeleting(row)} />);
+          return items;
+        },
+      });
+    }
+    return cols;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [columns, form, props.rowActions, props.canDelete, props.canEdit, describe]);
+
+  const columnVisibilityModel = useMemo(
+    () => Object.fromEntries(columns.filter((c) => c.hideOnPhone).map((c) => [c.field, !phone])),
+    [columns, phone],
+  );
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      const { page: _p, size: _s, ...rest } = params;
+      const all = clientSide ? localRows : await resource.fetchAll(rest);
+      downloadCsv(`${props.exportFilename || plural}-${new Date().toISOString().slice(0, 10)}`, toCsv(columns, all));
+    } catch (err) {
+      toast.error(isApiError(err) ? err.message : `Failed to export ${plural}`);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const submitForm = async (values: V) => {
+    if (!form || !editing) return;
+    if (editing.mode === 'create') {
+      const created = await create(form.toCreateBody(values));
+      toast.success(`${singular} created successfully`);
+      void created;
+    } else if (editing.row) {
+      await update(getRowId(editing.row), form.toUpdateBody(values, editing.row));
+      toast.success(`${singular} updated successfully`);
+    }
+    setEditing(null);
+  };
+
+  const emptyText = search || filter ? `No ${plural} match your search.` : `No ${plural} yet.`;
+
+  return (
+    <PageBody>
+      <PageHeader
+        title={title}
+        subtitle={subtitle}
+        actions={
+          <>
+            {props.exportFilename !== false && (
+              <Button variant="outlined" startIcon={<Download />} onClick={onExport} disabled={exporting || rowCount === 0}>
+                {exporting ? 'Exporting…' : 'Export CSV'}
+              </Button>
+            )}
+            {form && (props.canCreate ?? true) && (
+              <Button variant="contained" startIcon={<Add />} onClick={() => setEditing({ mode: 'create' })}>
+                New {singular.toLowerCase()}
+              </Button>
+            )}
+          </>
+        }
+      />
+      {props.headerContent}
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <Box sx={{ p: 1.5, display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', borderBottom: 1, borderColor: 'divider' }}>
+          <TextField
+            value={searchInput}
+            onChange={(e) => setSearchInput(e.target.value)}
+            placeholder={props.searchPlaceholder ?? `Search ${plural}`}
+            sx={{ maxWidth: { sm: 320 }, flex: { xs: '1 1 100%', sm: '0 1 320px' } }}
+            slotProps={{
+              htmlInput: { 'aria-label': props.searchPlaceholder ?? `Search ${plural}`, type: 'search' },
+              input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> },
+            }}
+          />
+          <FilterBar
+            fields={filters}
+            value={filter}
+            onChange={(f) => {
+              setFilter(f);
+              setPagination((p) => ({ ...p, page: 0 }));
+            }}
+          />
+          {props.toolbarExtra}
+          <Box sx={{ flex: 1 }} />
+          <Typography variant="body2" color="text.secondary" aria-live="polite">
+            {list.isLoading ? 'Loading…' : `${rowCount} ${rowCount === 1 ? singular.toLowerCase() : plural}`}
+          </Typography>
+        </Box>
+        {list.error ? (
+          <Box sx={{ p: 3 }}>
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => list.refetch()}>
+                  Retry
+                </Button>
+              }
+            >
+              {list.error.message || `Failed to fetch ${plural}`}
+            </Alert>
+          </Box>
+        ) : (
+          <Box sx={{ height: GRID_HEIGHT, minHeight: 380 }}>
+            <DataGrid
+              rows={rows as object[]}
+              columns={gridColumns}
+              getRowId={(r) => getRowId(r as T)}
+              {...(clientSide ? {} : { rowCount })}
+              loading={list.isFetching}
+              paginationMode={clientSide ? 'client' : 'server'}
+              sortingMode={clientSide ? 'client' : 'server'}
+              filterMode="server"
+              paginationModel={pagination}
+              onPaginationModelChange={setPagination}
+              sortModel={sort}
+              onSortModelChange={(m) => {
+                setSort(m);
+                setPagination((p) => ({ ...p, page: 0 }));
+              }}
+              pageSizeOptions={props.pageSizeOptions ?? Array.from(new Set([10, 25, 50, 100, defaultPageSize])).sort((a, b) => a - b)}
+              disableColumnFilter
+              disableRowSelectionOnClick
+              columnVisibilityModel={columnVisibilityModel}
+              slots={{ noRowsOverlay: () => <EmptyState text={emptyText} /> }}
+              sx={{ border: 0 }}
+              localeText={{ noRowsLabel: emptyText }}
+            />
+          </Box>
+        )}
+      </Paper>
+
+      {form && editing && (
+        <FormDialog<V>
+          open
+          mode={editing.mode}
+          title={editing.mode === 'create' ? `New ${singular.toLowerCase()}` : `Edit ${editing.row ? describe(editing.row) : singular.toLowerCase()}`}
+          fields={form.fields}
+          initialValues={editing.row ? form.toValues(editing.row) : form.emptyValues}
+          onSubmit={submitForm}
+          onClose={() => setEditing(null)}
+          maxWidth={form.maxWidth}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          open
+          title={`Delete ${describe(deleting)}?`}
+          message={props.deleteMessage?.(deleting) ?? `This permanently deletes the ${singular.toLowerCase()} ${describe(deleting)}. It cannot be undone.`}
+          onConfirm={async () => {
+            await remove(getRowId(deleting));
+            toast.success(`${singular} deleted successfully`);
+            setDeleting(null);
+          }}
+          alternative={(() => {
+            const alt = props.deleteAlternative?.(deleting);
+            return alt
+              ? {
+                  label: alt.label,
+                  run: async () => {
+                    await alt.run();
+                    setDeleting(null);
+                  },
+                }
+              : undefined;
+          })()}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </PageBody>
+  );
+}
+
+function EmptyState({ text }: { text: string }) {
+  return (
+    <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 3 }}>
+      <Typography color="text.secondary">{text}</Typography>
+    </Box>
+  );
+}

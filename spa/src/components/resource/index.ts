@@ -1,0 +1,9 @@
+/** The resource-page kit: list pages and form dialogs described as data (see docs/spa.md). */
+export { ResourceListPage, type ResourceListPageProps, type ResourceFormConfig, type RowAction } from './ResourceListPage';
+export { FormDialog, type FormDialogProps } from './FormDialog';
+export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
+export { createResourceApi, type ResourceApi, type ResourceApiConfig, type ListState } from './resourceApi';
+export { validateValues } from './validation';
+export { toCsv, csvCell, downloadCsv } from './csv';
+export type { FieldDef, FormMode, CustomFieldProps, OptionsState } from './formTypes';
+export * from './types';

@@ -175,8 +175,9 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
     setExporting(true);
     try {
       const { page: _p, size: _s, ...rest } = params;
-      const all = clientSide ? localRows : await resource.fetchAll(rest);
-      downloadCsv(`${props.exportFilename || plural}-${new Date().toISOString().slice(0, 10)}`, toCsv(columns, all));
+      const name = `${props.exportFilename || plural}-${new Date().toISOString().slice(0, 10)}`;
+      if (resource.exportCsv && !clientSide) downloadCsv(name, await resource.exportCsv(rest));
+      else downloadCsv(name, toCsv(columns, clientSide ? localRows : await resource.fetchAll(rest)));
     } catch (err) {
       toast.error(isApiError(err) ? err.message : `Failed to export ${plural}`);
     } finally {

@@ -19,8 +19,8 @@ export function toCsv<T>(columns: readonly ColumnDef<T>[], rows: readonly T[]): 
   return [header, ...lines].join('\r\n') + '\r\n';
 }
 
-export function downloadCsv(filename: string, csv: string): void {
-  const blob = new Blob(['\ufeff', csv], { type: 'text/csv;charset=utf-8' });
+export function downloadCsv(filename: string, csv: string | Blob): void {
+  const blob = typeof csv === 'string' ? new Blob(['\ufeff', csv], { type: 'text/csv;charset=utf-8' }) : csv;
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

@@ -4,6 +4,7 @@ export { FormDialog, type FormDialogProps } from './FormDialog';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { createResourceApi, type ResourceApi, type ResourceApiConfig, type ListState } from './resourceApi';
 export { validateValues } from './validation';
+export { FormField } from './FormFields';
 export { toCsv, csvCell, downloadCsv } from './csv';
 export type { FieldDef, FormMode, CustomFieldProps, OptionsState } from './formTypes';
 export * from './types';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { api, unwrap } from '@/lib/api/api';
 import type { ApiError } from '@/lib/api/errors';
-import { apiRequest } from '@/lib/api/http';
+import { apiDownload, apiRequest } from '@/lib/api/http';
 import type { ListParams, PageOf, RowId } from './types';
 
 export interface ResourceApiConfig {
@@ -19,6 +19,8 @@ export interface ResourceApiConfig {
   listKind?: 'paged' | 'all';
   /** Other tags that a write to this resource makes stale. */
   invalidates?: string[];
+  /** Server-side CSV export of the list with the same query (e.g. '/user-account/export'). */
+  exportPath?: string;
 }
 
 export interface ListState<T> {
@@ -39,6 +41,8 @@ export interface ResourceApi<Item, CreateBody, UpdateBody> {
   useRemove: () => [(id: RowId) => Promise<unknown>, { isLoading: boolean }];
   /** Every row matching the params (pages of 500), for CSV export. */
   fetchAll: (params: Omit<ListParams, 'page' | 'size'>) => Promise<Item[]>;
+  /** The server's CSV of the list with these params, when the resource has an exportPath. */
+  exportCsv?: (params: Omit<ListParams, 'page' | 'size'>) => Promise<Blob>;
 }
 
 const EXPORT_PAGE = 500;
@@ -114,6 +118,9 @@ export function createResourceApi<Item, CreateBody = Partial<Item>, UpdateBody =
       const run = useCallback((id: RowId) => trigger(id).unwrap(), [trigger]);
       return [run, { isLoading: state.isLoading }];
     },
+    exportCsv: config.exportPath
+      ? (params) => apiDownload(config.exportPath!, params as Record<string, string | number | boolean | undefined>, 'text/csv')
+      : undefined,
     async fetchAll(params) {
       if (kind === 'all') {
         const res = await apiRequest(listPath);

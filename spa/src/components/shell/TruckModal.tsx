@@ -78,7 +78,7 @@ export function TruckModal({ open, selected, loadTrucks, onClose, onSave }: Truc
                   <ListItemIcon>
                     <Checkbox edge="start" checked={picked.has(key)} tabIndex={-1} disableRipple slotProps={{ input: { 'aria-labelledby': id } }} />
                   </ListItemIcon>
-                  <ListItemText id={id} primary={truckLabel(t)} secondary={t.assetNumber && t.assetNumber !== truckLabel(t) ? t.assetNumber : undefined} />
+                  <ListItemText id={id} primary={truckLabel(t)} secondary={(() => { const n = t.asset_number ?? t.assetNumber; return n && n !== truckLabel(t) ? n : undefined; })()} />
                 </ListItemButton>
               );
             })}

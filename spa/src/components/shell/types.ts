@@ -8,6 +8,7 @@ export interface SelectedTruck {
   asset_name?: string;
   name?: string;
   assetNumber?: string;
+  asset_number?: string;
 }
 
 /** What the shell needs from the app; the shell itself knows no store and no API. */
@@ -22,5 +23,5 @@ export interface ShellProps {
 }
 
 export function truckLabel(t: SelectedTruck): string {
-  return String(t.asset_name || t.name || t.assetNumber || t.asset_id || t.id || 'Truck');
+  return String(t.asset_name || t.name || t.assetNumber || t.asset_number || t.asset_id || t.id || 'Truck');
 }

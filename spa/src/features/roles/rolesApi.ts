@@ -12,6 +12,7 @@ export const rolesApi = createResourceApi<Role, RoleCreate, RoleUpdate>({
   key: 'role',
   tag: 'Role',
   listPath: '/role',
+  exportPath: '/role/export',
   itemPath: (id) => `/role/${id}`,
   invalidates: ['CurrentUser', 'User'],
 });

@@ -9,6 +9,7 @@ export const usersApi = createResourceApi<User, UserCreate, UserUpdate>({
   key: 'user',
   tag: 'User',
   listPath: '/user-account',
+  exportPath: '/user-account/export',
   itemPath: (id) => `/user-account/${id}`,
   invalidates: ['Role'],
 });

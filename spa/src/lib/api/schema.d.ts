@@ -4,6 +4,117 @@
  */
 
 export interface paths {
+    "/api/asset-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List asset types */
+        get: operations["asset_type_list"];
+        put?: never;
+        /** Create a asset type */
+        post: operations["asset_type_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset-type/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a asset type */
+        get: operations["asset_type_get"];
+        /** Update a asset type */
+        put: operations["asset_type_update"];
+        post?: never;
+        /** Delete a asset type */
+        delete: operations["asset_type_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset-type/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All asset types */
+        get: operations["asset_type_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset-type/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export asset types as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["asset_type_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/city/cities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List cities */
+        get: operations["city_list"];
+        put?: never;
+        /** Create a city */
+        post: operations["city_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/city/cities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a city */
+        get: operations["city_get"];
+        /** Update a city */
+        put: operations["city_update"];
+        post?: never;
+        /** Delete a city */
+        delete: operations["city_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/city/cities/all": {
         parameters: {
             query?: never;
@@ -11,7 +122,102 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** All cities */
         get: operations["city_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/city/cities/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export cities as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["city_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company-asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List company assets */
+        get: operations["company_asset_list"];
+        put?: never;
+        /** Create a company asset */
+        post: operations["company_asset_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company-asset/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a company asset */
+        get: operations["company_asset_get"];
+        /** Update a company asset */
+        put: operations["company_asset_update"];
+        post?: never;
+        /** Delete a company asset */
+        delete: operations["company_asset_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company-asset/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All company assets */
+        get: operations["company_asset_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company-asset/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export company assets as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["company_asset_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -27,8 +233,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get Settings */
         get: operations["company_settings_get"];
         put?: never;
+        /** Create a company settings */
         post: operations["company_settings_create"];
         delete?: never;
         options?: never;
@@ -44,7 +252,153 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Update a company settings */
         put: operations["company_settings_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/driver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List drivers */
+        get: operations["driver_list"];
+        put?: never;
+        /** Create a driver */
+        post: operations["driver_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/driver/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a driver */
+        get: operations["driver_get"];
+        /** Update a driver */
+        put: operations["driver_update"];
+        post?: never;
+        /** Delete a driver (their sign-in is kept, deactivated) */
+        delete: operations["driver_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/driver/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All drivers */
+        get: operations["driver_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/driver/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export drivers as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["driver_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/job-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List job logs */
+        get: operations["job_log_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/job-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export job logs as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["job_log_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/job-log/get-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Logs */
+        get: operations["job_log_for_document"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -61,6 +415,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Login */
         post: operations["auth_login"];
         delete?: never;
         options?: never;
@@ -77,6 +432,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Logout */
         post: operations["auth_logout"];
         delete?: never;
         options?: never;
@@ -93,6 +449,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Password Reset Confirm */
         post: operations["auth_password_reset_confirm"];
         delete?: never;
         options?: never;
@@ -109,7 +466,156 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Password Reset Request */
         post: operations["auth_password_reset_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payment methods */
+        get: operations["payment_method_list"];
+        put?: never;
+        /** Create a payment method */
+        post: operations["payment_method_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-method/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment method */
+        get: operations["payment_method_get"];
+        /** Update a payment method */
+        put: operations["payment_method_update"];
+        post?: never;
+        /** Delete a payment method */
+        delete: operations["payment_method_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-method/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All payment methods */
+        get: operations["payment_method_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-method/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payment methods as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["payment_method_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-term": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payment terms */
+        get: operations["payment_term_list"];
+        put?: never;
+        /** Create a payment term */
+        post: operations["payment_term_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-term/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment term */
+        get: operations["payment_term_get"];
+        /** Update a payment term */
+        put: operations["payment_term_update"];
+        post?: never;
+        /** Delete a payment term */
+        delete: operations["payment_term_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-term/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All payment terms */
+        get: operations["payment_term_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-term/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payment terms as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["payment_term_export"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -123,7 +629,343 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Permission List */
         get: operations["permission_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-category": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List product categories */
+        get: operations["product_category_list"];
+        put?: never;
+        /** Create a product category */
+        post: operations["product_category_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-category/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a product category */
+        get: operations["product_category_get"];
+        /** Update a product category */
+        put: operations["product_category_update"];
+        post?: never;
+        /** Delete a product category */
+        delete: operations["product_category_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-category/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All product categories */
+        get: operations["product_category_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-category/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export product categories as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["product_category_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-sub-category": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List product sub-categories */
+        get: operations["product_sub_category_list"];
+        put?: never;
+        /** Create a product sub-category */
+        post: operations["product_sub_category_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-sub-category/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a product sub-category */
+        get: operations["product_sub_category_get"];
+        /** Update a product sub-category */
+        put: operations["product_sub_category_update"];
+        post?: never;
+        /** Delete a product sub-category */
+        delete: operations["product_sub_category_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-sub-category/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All product sub-categories */
+        get: operations["product_sub_category_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-sub-category/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export product sub-categories as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["product_sub_category_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List products */
+        get: operations["product_list"];
+        /** Update a product named by products_id in the body */
+        put: operations["product_update_by_body"];
+        /** Create a product */
+        post: operations["product_create"];
+        /** Delete a product named by product_id */
+        delete: operations["product_delete_by_query"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a product */
+        get: operations["product_get"];
+        /** Update a product */
+        put: operations["product_update"];
+        post?: never;
+        /** Delete a product */
+        delete: operations["product_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All products */
+        get: operations["product_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export products as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["product_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a CSV file of products (writes nothing)
+         * @description Answers the preview: per-row errors and sample rows. Files over 300 rows are checked by the worker (202): poll the import.
+         *
+         *     Importable columns (a header row is required; other columns are ignored):
+         *     - `name`: Required. The product's name.
+         *     - `code`: Required. Our item code; unique.
+         *     - `sold_as`: Required. gallon, litre, quart, each, case, box, pail, drum, tote, pound or kilogram.
+         *     - `category`: A product category, by name (or a category_id column).
+         *     - `sub_category`: A sub-category of that category, by name (or a sub_category_id column).
+         *     - `description`: Free text.
+         *     - `is_fuel`: true for bulk fuel sold by the gallon; default false.
+         *     - `is_active`: Default true.
+         *     - `unit_price`: List price, e.g. 3.4500.
+         */
+        post: operations["product_import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/import/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and result of a product import */
+        get: operations["product_import_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/import/{import_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a checked CSV file of products: all rows or none */
+        post: operations["product_import_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV template for importing products
+         * @description Importable columns (a header row is required; other columns are ignored):
+         *     - `name`: Required. The product's name.
+         *     - `code`: Required. Our item code; unique.
+         *     - `sold_as`: Required. gallon, litre, quart, each, case, box, pail, drum, tote, pound or kilogram.
+         *     - `category`: A product category, by name (or a category_id column).
+         *     - `sub_category`: A sub-category of that category, by name (or a sub_category_id column).
+         *     - `description`: Free text.
+         *     - `is_fuel`: true for bulk fuel sold by the gallon; default false.
+         *     - `is_active`: Default true.
+         *     - `unit_price`: List price, e.g. 3.4500.
+         */
+        get: operations["product_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/products/products_category/{category_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the products of a category */
+        get: operations["product_list_by_category"];
         put?: never;
         post?: never;
         delete?: never;
@@ -139,7 +981,82 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Profile */
         get: operations["auth_profile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/region": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List regions */
+        get: operations["region_list"];
+        put?: never;
+        /** Create a region */
+        post: operations["region_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/region/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a region */
+        get: operations["region_get"];
+        /** Update a region */
+        put: operations["region_update"];
+        post?: never;
+        /** Delete a region */
+        delete: operations["region_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/region/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All regions */
+        get: operations["region_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/region/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export regions as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["region_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -155,8 +1072,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List roles */
         get: operations["role_list"];
         put?: never;
+        /** Create a role */
         post: operations["role_create"];
         delete?: never;
         options?: never;
@@ -171,9 +1090,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a role */
         get: operations["role_get"];
+        /** Update a role */
         put: operations["role_update"];
         post?: never;
+        /** Delete a role */
         delete: operations["role_delete"];
         options?: never;
         head?: never;
@@ -187,10 +1109,68 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Role Current User */
         get: operations["role_current_user"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/role/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export roles as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["role_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/state/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List states */
+        get: operations["state_list"];
+        put?: never;
+        /** Create a state */
+        post: operations["state_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/state/states/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a state */
+        get: operations["state_get"];
+        /** Update a state */
+        put: operations["state_update"];
+        post?: never;
+        /** Delete a state */
+        delete: operations["state_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -203,7 +1183,45 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** All states */
         get: operations["state_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/state/states/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export states as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["state_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/storage/files/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get File */
+        get: operations["storage_file"];
         put?: never;
         post?: never;
         delete?: never;
@@ -221,6 +1239,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Upload File */
         post: operations["storage_upload_file"];
         delete?: never;
         options?: never;
@@ -237,6 +1256,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Signup */
         post: operations["tenant_signup"];
         delete?: never;
         options?: never;
@@ -251,8 +1271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List users */
         get: operations["user_list"];
         put?: never;
+        /** Create a user */
         post: operations["user_create"];
         delete?: never;
         options?: never;
@@ -267,10 +1289,107 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a user */
         get: operations["user_get"];
+        /** Update a user */
         put: operations["user_update"];
         post?: never;
+        /** Delete a user */
         delete: operations["user_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export users as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["user_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/yard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List yards */
+        get: operations["yard_list"];
+        put?: never;
+        /** Create a yard */
+        post: operations["yard_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/yard/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a yard */
+        get: operations["yard_get"];
+        /** Update a yard */
+        put: operations["yard_update"];
+        post?: never;
+        /** Delete a yard */
+        delete: operations["yard_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/yard/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All yards */
+        get: operations["yard_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/yard/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export yards as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["yard_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -280,267 +1399,2615 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AssetTypeIn */
+        AssetTypeIn: {
+            /**
+             * Category
+             * @default truck
+             * @enum {string}
+             */
+            category: "truck" | "trailer" | "tank_wagon" | "bobtail" | "other";
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /** Name */
+            name: string;
+        };
+        /** AssettypeListQuery */
+        AssettypeListQuery: {
+            /**
+             * Category
+             * @description Only asset types of this category
+             */
+            category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** AssetTypeOut */
+        AssetTypeOut: {
+            /** Category */
+            category: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** AssetTypeRef */
+        AssetTypeRef: {
+            /** Category */
+            category: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** AssettypeUpdate */
+        AssettypeUpdate: {
+            /** Category */
+            category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+            /** Description */
+            description?: string | null;
+            /** Name */
+            name?: string | null;
+        };
+        /** CategoryRef */
+        CategoryRef: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** CityIn */
         CityIn: {
+            /** Name */
             name: string;
+            /** State Id */
             state_id: number;
         };
-        CityListEnvelope: {
-            data: components["schemas"]["CityOut"][];
-            message: string;
-            status_code: number;
-        };
-        CityOut: {
-            id: number;
-            name: string;
-            state: components["schemas"]["StateOut"] | null;
-            state_id: number;
-        };
-        CityRef: {
-            id: number;
-            name: string;
-        };
-        CompanySettingsEnvelope: {
-            data: components["schemas"]["CompanySettingsOut"];
-            message: string;
-            status_code: number;
-        };
-        CompanySettingsIn: {
-            address_one?: string;
-            address_two?: string;
-            city_id?: number | null;
-            company_name: string;
-            email?: string | null;
-            logo?: components["schemas"]["LogoFile"][];
-            phone_number?: string;
-            postal_code?: string;
+        /** CityListQuery */
+        CityListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /** State Id */
             state_id?: number | null;
-            website_url?: string;
-            zip_code?: string;
         };
-        CompanySettingsMaybeEnvelope: {
-            data: components["schemas"]["CompanySettingsOut"] | null;
-            message: string;
-            status_code: number;
-        };
-        CompanySettingsOut: {
-            address_one: string;
-            address_two: string;
-            city: components["schemas"]["CityRef"] | null;
-            city_id: number | null;
-            company_name: string;
-            email: string;
+        /** CityOut */
+        CityOut: {
+            /** Id */
             id: number;
-            logo: components["schemas"]["LogoFile"][];
+            /** Name */
+            name: string;
+            state: components["schemas"]["StateOut"];
+            /** State Id */
+            state_id: number;
+        };
+        /** CityRef */
+        CityRef: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** CityUpdate */
+        CityUpdate: {
+            /** Name */
+            name?: string | null;
+            /** State Id */
+            state_id?: number | null;
+        };
+        /** CompanyAssetIn */
+        CompanyAssetIn: {
+            /**
+             * Asset Number
+             * @description Fleet number, unique
+             */
+            asset_number: string;
+            /** Asset Type Id */
+            asset_type_id: number;
+            /**
+             * Capacity
+             * @description Total tank capacity, US gallons
+             * @default 0
+             */
+            capacity: number;
+            /**
+             * Compartments
+             * @description Their capacities add up to at most `capacity`
+             */
+            compartments?: components["schemas"]["Compartment"][];
+            /** Home Yard Id */
+            home_yard_id?: number | null;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Plate
+             * @default
+             */
+            plate: string;
+            /**
+             * Vin
+             * @description 17-character VIN with a valid check digit, or empty
+             * @default
+             */
+            vin: string;
+        };
+        /** CompanyassetListQuery */
+        CompanyassetListQuery: {
+            /** Asset Type Id */
+            asset_type_id?: number | null;
+            /**
+             * Category
+             * @description Only assets whose type has this category
+             */
+            category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Home Yard Id */
+            home_yard_id?: number | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** CompanyAssetOut */
+        CompanyAssetOut: {
+            /** Asset Number */
+            asset_number: string;
+            asset_type: components["schemas"]["AssetTypeRef"];
+            /** Asset Type Id */
+            asset_type_id: number;
+            /** Capacity */
+            capacity: number;
+            /** Compartments */
+            compartments: components["schemas"]["Compartment"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            home_yard: components["schemas"]["YardRef"] | null;
+            /** Home Yard Id */
+            home_yard_id: number | null;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Name */
+            name: string;
+            /** Plate */
+            plate: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Vin */
+            vin: string;
+        };
+        /** CompanyassetUpdate */
+        CompanyassetUpdate: {
+            /**
+             * Asset Number
+             * @description Fleet number, unique
+             */
+            asset_number?: string | null;
+            /** Asset Type Id */
+            asset_type_id?: number | null;
+            /**
+             * Capacity
+             * @description Total tank capacity, US gallons
+             */
+            capacity?: number | null;
+            /**
+             * Compartments
+             * @description Their capacities add up to at most `capacity`
+             */
+            compartments?: components["schemas"]["Compartment"][] | null;
+            /** Home Yard Id */
+            home_yard_id?: number | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Name */
+            name?: string | null;
+            /** Plate */
+            plate?: string | null;
+            /**
+             * Vin
+             * @description 17-character VIN with a valid check digit, or empty
+             */
+            vin?: string | null;
+        };
+        /** CompanySettingsIn */
+        CompanySettingsIn: {
+            /**
+             * Address One
+             * @default
+             */
+            address_one: string;
+            /**
+             * Address Two
+             * @default
+             */
+            address_two: string;
+            /** City Id */
+            city_id?: number | null;
+            /** Company Name */
+            company_name: string;
+            /** Email */
+            email?: string | null;
+            /** Logo */
+            logo?: components["schemas"]["LogoFile"][];
+            /**
+             * Phone Number
+             * @default
+             */
             phone_number: string;
+            /**
+             * Postal Code
+             * @default
+             */
             postal_code: string;
-            state: components["schemas"]["StateOut"] | null;
-            state_id: number | null;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Website Url
+             * @default
+             */
             website_url: string;
+            /**
+             * Zip Code
+             * @default
+             */
             zip_code: string;
         };
-        CurrentUserEnvelope: {
-            data: components["schemas"]["CurrentUserOut"];
-            message: string;
-            status_code: number;
-        };
-        CurrentUserOut: {
+        /** CompanySettingsOut */
+        CompanySettingsOut: {
+            /** Address One */
+            address_one: string;
+            /** Address Two */
+            address_two: string;
+            city: components["schemas"]["CityRef"] | null;
+            /** City Id */
+            city_id: number | null;
+            /** Company Name */
+            company_name: string;
+            /** Email */
             email: string;
+            /** Id */
             id: number;
+            /** Logo */
+            logo: components["schemas"]["LogoFile"][];
+            /** Phone Number */
+            phone_number: string;
+            /** Postal Code */
+            postal_code: string;
+            state: components["schemas"]["StateOut"] | null;
+            /** State Id */
+            state_id: number | null;
+            /** Website Url */
+            website_url: string;
+            /** Zip Code */
+            zip_code: string;
+        };
+        /** CompanysettingsUpdate */
+        CompanysettingsUpdate: {
+            /** Address One */
+            address_one?: string | null;
+            /** Address Two */
+            address_two?: string | null;
+            /** City Id */
+            city_id?: number | null;
+            /** Company Name */
+            company_name?: string | null;
+            /** Email */
+            email?: string | null;
+            /** Logo */
+            logo?: components["schemas"]["LogoFile"][] | null;
+            /** Phone Number */
+            phone_number?: string | null;
+            /** Postal Code */
+            postal_code?: string | null;
+            /** State Id */
+            state_id?: number | null;
+            /** Website Url */
+            website_url?: string | null;
+            /** Zip Code */
+            zip_code?: string | null;
+        };
+        /** Compartment */
+        Compartment: {
+            /**
+             * Capacity
+             * @description US gallons
+             */
+            capacity: number;
+            /**
+             * Number
+             * @description Compartment number, front to back from 1
+             */
+            number: number;
+        };
+        /** CurrentUserOut */
+        CurrentUserOut: {
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
             name: string;
+            /** Permissions */
             permissions: string[];
             role: components["schemas"]["RoleOut"] | null;
+            /** Username */
             username: string;
         };
-        DriverRef: {
-            id: number;
+        /** DataImportOut */
+        DataImportOut: {
+            /** Columns */
+            columns: string[];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created Rows */
+            created_rows: number;
+            /** Error Rows */
+            error_rows: number;
+            /** Errors */
+            errors: components["schemas"]["ImportRowError"][];
+            /** File Name */
+            file_name: string;
+            /** Finished At */
+            finished_at: string | null;
+            /** Ignored Columns */
+            ignored_columns: string[];
+            /** Import Id */
+            import_id: number;
+            /** Message */
+            message: string;
+            /** Processed */
+            processed: number;
+            /** Resource */
+            resource: string;
+            /** Sample */
+            sample: {
+                [key: string]: string;
+            }[];
+            /** Status */
+            status: string;
+            /** Total Rows */
+            total_rows: number;
+            /** Valid Rows */
+            valid_rows: number;
+        };
+        /** DriverIn */
+        DriverIn: {
+            /** @description Create a sign-in with the Driver role for this driver (not with user_id) */
+            create_login?: components["schemas"]["DriverLoginIn"] | null;
+            /**
+             * Email
+             * @description Contact email (the login's email when empty)
+             * @default
+             */
+            email: string | "";
+            /**
+             * Hazmat Expiry
+             * @description Hazmat endorsement expiry
+             */
+            hazmat_expiry?: string | null;
+            /** Home Yard Id */
+            home_yard_id?: number | null;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /**
+             * Licence Class
+             * @description Commercial driver's licence class; empty: none
+             * @default
+             * @enum {string}
+             */
+            licence_class: "A" | "B" | "C" | "";
+            /** Licence Expiry */
+            licence_expiry?: string | null;
+            /** Name */
             name: string;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string;
+            /** Region Id */
+            region_id?: number | null;
+            /**
+             * User Id
+             * @description Link an existing user as this driver's sign-in
+             */
+            user_id?: number | null;
+        };
+        /** DriverListQuery */
+        DriverListQuery: {
+            /**
+             * Expiring Within Days
+             * @description Only drivers whose licence or hazmat endorsement expires within N days
+             */
+            expiring_within_days?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Has Login
+             * @description Only drivers with (true) or without (false) a sign-in
+             */
+            has_login?: boolean | null;
+            /** Home Yard Id */
+            home_yard_id?: number | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Region Id */
+            region_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** DriverLoginIn */
+        DriverLoginIn: {
+            /** Email */
+            email: string;
+            /** Password */
+            password: string;
+        };
+        /** DriverOut */
+        DriverOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Email */
+            email: string;
+            /**
+             * Expiry Warnings
+             * @description Expired, or expiring within 30 days
+             */
+            expiry_warnings?: string[];
+            /**
+             * Hazmat Expires In Days
+             * @description Negative once expired
+             */
+            hazmat_expires_in_days?: number | null;
+            /** Hazmat Expiry */
+            hazmat_expiry: string | null;
+            home_yard: components["schemas"]["YardRef"] | null;
+            /** Home Yard Id */
+            home_yard_id: number | null;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Licence Class */
+            licence_class: string;
+            /**
+             * Licence Expires In Days
+             * @description Negative once expired
+             */
+            licence_expires_in_days?: number | null;
+            /** Licence Expiry */
+            licence_expiry: string | null;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            region: components["schemas"]["RegionRef"] | null;
+            /** Region Id */
+            region_id: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            user: components["schemas"]["DriverUserRef"] | null;
+        };
+        /** DriverRef */
+        DriverRef: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Phone */
             phone: string;
         };
-        LoginIn: {
+        /** DriverUpdate */
+        DriverUpdate: {
+            /** @description Create a sign-in with the Driver role for this driver (not with user_id) */
+            create_login?: components["schemas"]["DriverLoginIn"] | null;
+            /**
+             * Email
+             * @description Contact email (the login's email when empty)
+             */
+            email?: string | "" | null;
+            /**
+             * Hazmat Expiry
+             * @description Hazmat endorsement expiry
+             */
+            hazmat_expiry?: string | null;
+            /** Home Yard Id */
+            home_yard_id?: number | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Licence Class
+             * @description Commercial driver's licence class; empty: none
+             */
+            licence_class?: ("A" | "B" | "C" | "") | null;
+            /** Licence Expiry */
+            licence_expiry?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Phone */
+            phone?: string | null;
+            /** Region Id */
+            region_id?: number | null;
+            /**
+             * User Id
+             * @description Link an existing user as this driver's sign-in
+             */
+            user_id?: number | null;
+        };
+        /** DriverUserRef */
+        DriverUserRef: {
+            /** Email */
             email: string;
+            /** Id */
+            id: number;
+        };
+        /** Envelope[AssetTypeOut] */
+        Envelope_AssetTypeOut_: {
+            data: components["schemas"]["AssetTypeOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[CityOut] */
+        Envelope_CityOut_: {
+            data: components["schemas"]["CityOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[CompanyAssetOut] */
+        Envelope_CompanyAssetOut_: {
+            data: components["schemas"]["CompanyAssetOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[CompanySettingsOut] */
+        Envelope_CompanySettingsOut_: {
+            data: components["schemas"]["CompanySettingsOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[CurrentUserOut] */
+        Envelope_CurrentUserOut_: {
+            data: components["schemas"]["CurrentUserOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[DataImportOut] */
+        Envelope_DataImportOut_: {
+            data: components["schemas"]["DataImportOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[DriverOut] */
+        Envelope_DriverOut_: {
+            data: components["schemas"]["DriverOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[HealthOut] */
+        Envelope_HealthOut_: {
+            data: components["schemas"]["HealthOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[JobLogsData] */
+        Envelope_JobLogsData_: {
+            data: components["schemas"]["JobLogsData"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[AssetTypeOut]] */
+        Envelope_list_AssetTypeOut__: {
+            /** Data */
+            data: components["schemas"]["AssetTypeOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[CityOut]] */
+        Envelope_list_CityOut__: {
+            /** Data */
+            data: components["schemas"]["CityOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[CompanyAssetOut]] */
+        Envelope_list_CompanyAssetOut__: {
+            /** Data */
+            data: components["schemas"]["CompanyAssetOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[DriverOut]] */
+        Envelope_list_DriverOut__: {
+            /** Data */
+            data: components["schemas"]["DriverOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[PaymentMethodOut]] */
+        Envelope_list_PaymentMethodOut__: {
+            /** Data */
+            data: components["schemas"]["PaymentMethodOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[PaymentTermOut]] */
+        Envelope_list_PaymentTermOut__: {
+            /** Data */
+            data: components["schemas"]["PaymentTermOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[PermissionOut]] */
+        Envelope_list_PermissionOut__: {
+            /** Data */
+            data: components["schemas"]["PermissionOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[ProductCategoryOut]] */
+        Envelope_list_ProductCategoryOut__: {
+            /** Data */
+            data: components["schemas"]["ProductCategoryOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[ProductOut]] */
+        Envelope_list_ProductOut__: {
+            /** Data */
+            data: components["schemas"]["ProductOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[ProductSubCategoryOut]] */
+        Envelope_list_ProductSubCategoryOut__: {
+            /** Data */
+            data: components["schemas"]["ProductSubCategoryOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[RegionOut]] */
+        Envelope_list_RegionOut__: {
+            /** Data */
+            data: components["schemas"]["RegionOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[StateOut]] */
+        Envelope_list_StateOut__: {
+            /** Data */
+            data: components["schemas"]["StateOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[YardOut]] */
+        Envelope_list_YardOut__: {
+            /** Data */
+            data: components["schemas"]["YardOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[AssetTypeOut]] */
+        Envelope_Page_AssetTypeOut__: {
+            data: components["schemas"]["Page_AssetTypeOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[CityOut]] */
+        Envelope_Page_CityOut__: {
+            data: components["schemas"]["Page_CityOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[CompanyAssetOut]] */
+        Envelope_Page_CompanyAssetOut__: {
+            data: components["schemas"]["Page_CompanyAssetOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[DriverOut]] */
+        Envelope_Page_DriverOut__: {
+            data: components["schemas"]["Page_DriverOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[JobLogOut]] */
+        Envelope_Page_JobLogOut__: {
+            data: components["schemas"]["Page_JobLogOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[PaymentMethodOut]] */
+        Envelope_Page_PaymentMethodOut__: {
+            data: components["schemas"]["Page_PaymentMethodOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[PaymentTermOut]] */
+        Envelope_Page_PaymentTermOut__: {
+            data: components["schemas"]["Page_PaymentTermOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[ProductCategoryOut]] */
+        Envelope_Page_ProductCategoryOut__: {
+            data: components["schemas"]["Page_ProductCategoryOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[ProductOut]] */
+        Envelope_Page_ProductOut__: {
+            data: components["schemas"]["Page_ProductOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[ProductSubCategoryOut]] */
+        Envelope_Page_ProductSubCategoryOut__: {
+            data: components["schemas"]["Page_ProductSubCategoryOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[RegionOut]] */
+        Envelope_Page_RegionOut__: {
+            data: components["schemas"]["Page_RegionOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[RoleOut]] */
+        Envelope_Page_RoleOut__: {
+            data: components["schemas"]["Page_RoleOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[StateOut]] */
+        Envelope_Page_StateOut__: {
+            data: components["schemas"]["Page_StateOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[UserOut]] */
+        Envelope_Page_UserOut__: {
+            data: components["schemas"]["Page_UserOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[YardOut]] */
+        Envelope_Page_YardOut__: {
+            data: components["schemas"]["Page_YardOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[PaymentMethodOut] */
+        Envelope_PaymentMethodOut_: {
+            data: components["schemas"]["PaymentMethodOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[PaymentTermOut] */
+        Envelope_PaymentTermOut_: {
+            data: components["schemas"]["PaymentTermOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[ProductCategoryOut] */
+        Envelope_ProductCategoryOut_: {
+            data: components["schemas"]["ProductCategoryOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[ProductOut] */
+        Envelope_ProductOut_: {
+            data: components["schemas"]["ProductOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[ProductSubCategoryOut] */
+        Envelope_ProductSubCategoryOut_: {
+            data: components["schemas"]["ProductSubCategoryOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[ProfileOut] */
+        Envelope_ProfileOut_: {
+            data: components["schemas"]["ProfileOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[RegionOut] */
+        Envelope_RegionOut_: {
+            data: components["schemas"]["RegionOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[RoleOut] */
+        Envelope_RoleOut_: {
+            data: components["schemas"]["RoleOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[SessionOut] */
+        Envelope_SessionOut_: {
+            data: components["schemas"]["SessionOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[StateOut] */
+        Envelope_StateOut_: {
+            data: components["schemas"]["StateOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Union[CompanySettingsOut, NoneType]] */
+        Envelope_Union_CompanySettingsOut__NoneType__: {
+            data: components["schemas"]["CompanySettingsOut"] | null;
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[UploadedFileOut] */
+        Envelope_UploadedFileOut_: {
+            data: components["schemas"]["UploadedFileOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[UserOut] */
+        Envelope_UserOut_: {
+            data: components["schemas"]["UserOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[YardOut] */
+        Envelope_YardOut_: {
+            data: components["schemas"]["YardOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** HealthOut */
+        HealthOut: {
+            /** Database */
+            database: string;
+            /** Redis */
+            redis: string;
+            /** Storage */
+            storage: string;
+        };
+        /** ImportRowError */
+        ImportRowError: {
+            /** Field */
+            field: string | null;
+            /** Message */
+            message: string;
+            /** Row */
+            row: number;
+        };
+        /** JobLogOut */
+        JobLogOut: {
+            /** Actor */
+            actor: string;
+            /** Attempts */
+            attempts: number;
+            /** Bill Id */
+            bill_id: number | null;
+            /**
+             * Created
+             * Format: date-time
+             */
+            created: string;
+            /** Error */
+            error: string;
+            /** Id */
+            id: number;
+            /** Invoice Id */
+            invoice_id: number | null;
+            /** Logs */
+            logs: {
+                [key: string]: string;
+            }[];
+            /** Message */
+            message: string;
+            /** Status */
+            status: string;
+            /**
+             * Updated
+             * Format: date-time
+             */
+            updated: string;
+        };
+        /** JobLogQuery */
+        JobLogQuery: {
+            /** Bill Id */
+            bill_id?: number | null;
+            /** Invoice Id */
+            invoice_id?: number | null;
+        };
+        /** JobLogsData */
+        JobLogsData: {
+            /** Logs */
+            logs: components["schemas"]["JobLogOut"][];
+        };
+        /** ListParams */
+        ListParams: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** LoginIn */
+        LoginIn: {
+            /**
+             * Email
+             * @description Email or username
+             */
+            email: string;
+            /** Password */
             password: string;
         };
+        /** LogoFile */
         LogoFile: {
+            /** File Key */
             file_key: string;
+            /** File Name */
             file_name: string;
+            /** File Path */
             file_path: string;
+            /** File Url */
             file_url: string;
+            /** Full Path */
             full_path: string;
         };
+        /**
+         * Message
+         * @description The body of an answer that carries nothing but a sentence.
+         */
         Message: {
-            data: null;
+            /** Data */
+            data?: null;
+            /** Message */
             message: string;
+            /** Status Code */
             status_code: number;
         };
+        /** Page[AssetTypeOut] */
+        Page_AssetTypeOut_: {
+            /** Items */
+            items: components["schemas"]["AssetTypeOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[CityOut] */
+        Page_CityOut_: {
+            /** Items */
+            items: components["schemas"]["CityOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[CompanyAssetOut] */
+        Page_CompanyAssetOut_: {
+            /** Items */
+            items: components["schemas"]["CompanyAssetOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[DriverOut] */
+        Page_DriverOut_: {
+            /** Items */
+            items: components["schemas"]["DriverOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[JobLogOut] */
+        Page_JobLogOut_: {
+            /** Items */
+            items: components["schemas"]["JobLogOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[PaymentMethodOut] */
+        Page_PaymentMethodOut_: {
+            /** Items */
+            items: components["schemas"]["PaymentMethodOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[PaymentTermOut] */
+        Page_PaymentTermOut_: {
+            /** Items */
+            items: components["schemas"]["PaymentTermOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ProductCategoryOut] */
+        Page_ProductCategoryOut_: {
+            /** Items */
+            items: components["schemas"]["ProductCategoryOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ProductOut] */
+        Page_ProductOut_: {
+            /** Items */
+            items: components["schemas"]["ProductOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ProductSubCategoryOut] */
+        Page_ProductSubCategoryOut_: {
+            /** Items */
+            items: components["schemas"]["ProductSubCategoryOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[RegionOut] */
+        Page_RegionOut_: {
+            /** Items */
+            items: components["schemas"]["RegionOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[RoleOut] */
+        Page_RoleOut_: {
+            /** Items */
+            items: components["schemas"]["RoleOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[StateOut] */
+        Page_StateOut_: {
+            /** Items */
+            items: components["schemas"]["StateOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[UserOut] */
+        Page_UserOut_: {
+            /** Items */
+            items: components["schemas"]["UserOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[YardOut] */
+        Page_YardOut_: {
+            /** Items */
+            items: components["schemas"]["YardOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** PasswordResetConfirmIn */
         PasswordResetConfirmIn: {
+            /** Password */
             password: string;
+            /** Token */
             token: string;
         };
+        /** PasswordResetRequestIn */
         PasswordResetRequestIn: {
+            /** Email */
             email: string;
         };
-        PermissionListEnvelope: {
-            data: components["schemas"]["PermissionOut"][];
-            message: string;
-            status_code: number;
-        };
-        PermissionOut: {
-            action: string;
+        /** PaymentMethodIn */
+        PaymentMethodIn: {
+            /**
+             * Code
+             * @description Short unique code, kept upper-case
+             */
             code: string;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /**
+             * Name
+             * @description e.g. ACH, Check, Credit Card
+             */
             name: string;
+        };
+        /** PaymentmethodListQuery */
+        PaymentmethodListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** PaymentMethodOut */
+        PaymentMethodOut: {
+            /** Code */
+            code: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** PaymentmethodUpdate */
+        PaymentmethodUpdate: {
+            /**
+             * Code
+             * @description Short unique code, kept upper-case
+             */
+            code?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Name
+             * @description e.g. ACH, Check, Credit Card
+             */
+            name?: string | null;
+        };
+        /** PaymentTermIn */
+        PaymentTermIn: {
+            /**
+             * Discount Days
+             * @description Days the discount applies for
+             * @default 0
+             */
+            discount_days: number;
+            /**
+             * Discount Percent
+             * @description Early-payment discount, percent
+             * @default 0
+             */
+            discount_percent: number | string;
+            /**
+             * Is Default
+             * @description The term new customers get; setting it clears the previous default
+             * @default false
+             */
+            is_default: boolean;
+            /**
+             * Name
+             * @description e.g. Net 30, 2/10 Net 30, COD
+             */
+            name: string;
+            /**
+             * Net Days
+             * @description Days after the invoice date it is due; 0: on receipt
+             * @default 30
+             */
+            net_days: number;
+        };
+        /** PaymenttermListQuery */
+        PaymenttermListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Default */
+            is_default?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** PaymentTermOut */
+        PaymentTermOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Discount Days */
+            discount_days: number;
+            /** Discount Percent */
+            discount_percent: string;
+            /** Id */
+            id: number;
+            /** Is Default */
+            is_default: boolean;
+            /** Name */
+            name: string;
+            /** Net Days */
+            net_days: number;
+            /**
+             * Summary
+             * @description e.g. '2% 10, Net 30' or 'Due on receipt'
+             */
+            summary: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** PaymenttermUpdate */
+        PaymenttermUpdate: {
+            /**
+             * Discount Days
+             * @description Days the discount applies for
+             */
+            discount_days?: number | null;
+            /**
+             * Discount Percent
+             * @description Early-payment discount, percent
+             */
+            discount_percent?: number | string | null;
+            /**
+             * Is Default
+             * @description The term new customers get; setting it clears the previous default
+             */
+            is_default?: boolean | null;
+            /**
+             * Name
+             * @description e.g. Net 30, 2/10 Net 30, COD
+             */
+            name?: string | null;
+            /**
+             * Net Days
+             * @description Days after the invoice date it is due; 0: on receipt
+             */
+            net_days?: number | null;
+        };
+        /** PermissionOut */
+        PermissionOut: {
+            /** Action */
+            action: string;
+            /** Code */
+            code: string;
+            /** Name */
+            name: string;
+            /** Resource */
             resource: string;
         };
-        ProfileEnvelope: {
-            data: components["schemas"]["ProfileOut"];
-            message: string;
-            status_code: number;
+        /** ProductCategoryIn */
+        ProductCategoryIn: {
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /**
+             * Name
+             * @description Required: 'Missing required field: name'
+             */
+            name?: string | null;
         };
+        /** ProductCategoryOut */
+        ProductCategoryOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** ProductcategoryUpdate */
+        ProductcategoryUpdate: {
+            /** Description */
+            description?: string | null;
+            /**
+             * Name
+             * @description Required: 'Missing required field: name'
+             */
+            name?: string | null;
+        };
+        /** ProductIn */
+        ProductIn: {
+            /** Category Id */
+            category_id?: number | null;
+            /**
+             * Code
+             * @description Required; unique
+             */
+            code?: string | null;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /**
+             * Is Fuel
+             * @description Bulk fuel, delivered by the gallon and metered
+             * @default false
+             */
+            is_fuel: boolean;
+            /**
+             * Name
+             * @description Required
+             */
+            name?: string | null;
+            /**
+             * Sold As
+             * @description Required
+             */
+            sold_as?: ("gallon" | "litre" | "quart" | "each" | "case" | "box" | "pail" | "drum" | "tote" | "pound" | "kilogram") | null;
+            /**
+             * Sub Category Id
+             * @description Its category is used when category_id is empty
+             */
+            sub_category_id?: number | null;
+            /**
+             * Unit Price
+             * @description List price
+             */
+            unit_price?: number | string | null;
+        };
+        /** ProductListQuery */
+        ProductListQuery: {
+            /** Category Id */
+            category_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Is Fuel */
+            is_fuel?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /** Sub Category Id */
+            sub_category_id?: number | null;
+        };
+        /** ProductOut */
+        ProductOut: {
+            category: components["schemas"]["CategoryRef"] | null;
+            /** Category Id */
+            category_id: number | null;
+            /** Code */
+            code: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Is Fuel */
+            is_fuel: boolean;
+            /** Name */
+            name: string;
+            /** Products Id */
+            products_id: number;
+            /** Sold As */
+            sold_as: string;
+            sub_category: components["schemas"]["SubCategoryRef"] | null;
+            /** Sub Category Id */
+            sub_category_id: number | null;
+            /** Unit Price */
+            unit_price: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** ProductsOfCategoryQuery */
+        ProductsOfCategoryQuery: {
+            /** Category Id */
+            category_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Is Fuel */
+            is_fuel?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /** Sub Category Id */
+            sub_category_id?: number | null;
+        };
+        /** Productsub-categoryListQuery */
+        "Productsub-categoryListQuery": {
+            /** Category Id */
+            category_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** Productsub-categoryUpdate */
+        "Productsub-categoryUpdate": {
+            /**
+             * Category Id
+             * @description Required
+             */
+            category_id?: number | null;
+            /** Description */
+            description?: string | null;
+            /**
+             * Name
+             * @description Required
+             */
+            name?: string | null;
+        };
+        /** ProductSubCategoryIn */
+        ProductSubCategoryIn: {
+            /**
+             * Category Id
+             * @description Required
+             */
+            category_id?: number | null;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /**
+             * Name
+             * @description Required
+             */
+            name?: string | null;
+        };
+        /** ProductSubCategoryOut */
+        ProductSubCategoryOut: {
+            category: components["schemas"]["CategoryRef"];
+            /** Category Id */
+            category_id: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** ProductUpdate */
+        ProductUpdate: {
+            /** Category Id */
+            category_id?: number | null;
+            /** Code */
+            code?: string | null;
+            /** Description */
+            description?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Is Fuel */
+            is_fuel?: boolean | null;
+            /** Name */
+            name?: string | null;
+            /**
+             * Products Id
+             * @description The product's id; must match the path when both given
+             */
+            products_id?: number | null;
+            /** Sold As */
+            sold_as?: ("gallon" | "litre" | "quart" | "each" | "case" | "box" | "pail" | "drum" | "tote" | "pound" | "kilogram") | null;
+            /** Sub Category Id */
+            sub_category_id?: number | null;
+            /** Unit Price */
+            unit_price?: number | string | null;
+        };
+        /** ProfileOut */
         ProfileOut: {
             driver: components["schemas"]["DriverRef"] | null;
+            /** Email */
             email: string;
+            /** Id */
             id: number;
+            /** Name */
             name: string;
+            /** Permissions */
             permissions: string[];
             role: components["schemas"]["RoleRef"] | null;
             tenant: components["schemas"]["TenantRef"];
+            /** Username */
             username: string;
         };
-        RoleEnvelope: {
-            data: components["schemas"]["RoleOut"];
-            message: string;
-            status_code: number;
-        };
-        RoleIn: {
-            description?: string;
+        /** RegionIn */
+        RegionIn: {
+            /**
+             * Code
+             * @description Short code, e.g. GC; unique when set
+             * @default
+             */
+            code: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /** Name */
             name: string;
+        };
+        /** RegionOut */
+        RegionOut: {
+            /** Code */
+            code: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** RegionRef */
+        RegionRef: {
+            /** Code */
+            code: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** RegionUpdate */
+        RegionUpdate: {
+            /**
+             * Code
+             * @description Short code, e.g. GC; unique when set
+             */
+            code?: string | null;
+            /** Description */
+            description?: string | null;
+            /** Name */
+            name?: string | null;
+        };
+        /** RoleIn */
+        RoleIn: {
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /** Name */
+            name: string;
+            /** Permissions */
             permissions?: string[];
         };
+        /** RoleOut */
         RoleOut: {
+            /** Description */
             description: string;
+            /** Grants All */
             grants_all: boolean;
+            /** Id */
             id: number;
+            /** Is System */
             is_system: boolean;
+            /** Name */
             name: string;
+            /** Permissions */
             permissions: string[];
-            user_count?: number;
+            /**
+             * User Count
+             * @default 0
+             */
+            user_count: number;
         };
-        RolePage: {
-            items: components["schemas"]["RoleOut"][];
-            page: number;
-            pages: number;
-            size: number;
-            total: number;
-        };
-        RolePageEnvelope: {
-            data: components["schemas"]["RolePage"];
-            message: string;
-            status_code: number;
-        };
+        /** RoleRef */
         RoleRef: {
+            /** Id */
             id: number;
+            /** Name */
             name: string;
         };
+        /** RoleUpdate */
         RoleUpdate: {
+            /** Description */
             description?: string | null;
+            /** Name */
             name?: string | null;
+            /** Permissions */
             permissions?: string[] | null;
         };
-        SessionEnvelope: {
-            data: components["schemas"]["SessionOut"];
-            message: string;
-            status_code: number;
-        };
+        /** SessionOut */
         SessionOut: {
+            /** Access Token */
             access_token: string;
+            /** Expires In */
             expires_in: number;
+            /** Token Type */
             token_type: string;
             user: components["schemas"]["ProfileOut"];
         };
+        /** SignupIn */
         SignupIn: {
+            /** Company Name */
             company_name: string;
+            /** Email */
             email: string;
+            /** Name */
             name: string;
+            /** Password */
             password: string;
         };
+        /** StateIn */
         StateIn: {
+            /** Code */
             code: string;
+            /**
+             * Country
+             * @default US
+             */
+            country: string;
+            /** Name */
             name: string;
         };
-        StateListEnvelope: {
-            data: components["schemas"]["StateOut"][];
-            message: string;
-            status_code: number;
-        };
+        /** StateOut */
         StateOut: {
+            /** Code */
             code: string;
+            /** Country */
+            country: string;
+            /** Id */
             id: number;
+            /** Name */
             name: string;
         };
-        TenantRef: {
+        /** StateRef */
+        StateRef: {
+            /** Code */
+            code: string;
+            /** Id */
+            id: number;
+            /** Name */
             name: string;
+        };
+        /** StateUpdate */
+        StateUpdate: {
+            /** Code */
+            code?: string | null;
+            /** Country */
+            country?: string | null;
+            /** Name */
+            name?: string | null;
+        };
+        /** SubCategoryRef */
+        SubCategoryRef: {
+            /** Category Id */
+            category_id: number;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** TenantRef */
+        TenantRef: {
+            /** Name */
+            name: string;
+            /** Schema Name */
             schema_name: string;
         };
+        /** UploadedFileOut */
         UploadedFileOut: {
+            /** Content Type */
             content_type: string;
+            /** File Key */
             file_key: string;
+            /** File Name */
             file_name: string;
+            /** File Path */
             file_path: string;
+            /** File Url */
             file_url: string;
+            /** Full Path */
             full_path: string;
+            /** Size */
             size: number;
         };
-        UploadEnvelope: {
-            data: components["schemas"]["UploadedFileOut"];
-            message: string;
-            status_code: number;
-        };
-        UserEnvelope: {
-            data: components["schemas"]["UserOut"];
-            message: string;
-            status_code: number;
-        };
+        /** UserIn */
         UserIn: {
+            /** Email */
             email: string;
-            is_active?: boolean;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /** Name */
             name: string;
+            /** Password */
             password: string;
-            phone?: string;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string;
+            /** Role Id */
             role_id?: number | null;
+            /** Username */
             username?: string | null;
         };
+        /** UserListQuery */
+        UserListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Role Id */
+            role_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** UserOut */
         UserOut: {
-            /** Format: date-time */
+            /**
+             * Created At
+             * Format: date-time
+             */
             created_at: string;
+            /** Email */
             email: string;
+            /** Id */
             id: number;
+            /** Is Active */
             is_active: boolean;
+            /** Last Login */
             last_login: string | null;
+            /** Name */
             name: string;
+            /** Phone */
             phone: string;
             role: components["schemas"]["RoleRef"] | null;
+            /** Role Id */
             role_id: number | null;
+            /** Username */
             username: string;
         };
-        UserPage: {
-            items: components["schemas"]["UserOut"][];
-            page: number;
-            pages: number;
-            size: number;
-            total: number;
-        };
-        UserPageEnvelope: {
-            data: components["schemas"]["UserPage"];
-            message: string;
-            status_code: number;
-        };
+        /** UserUpdate */
         UserUpdate: {
+            /** Email */
             email?: string | null;
+            /** Is Active */
             is_active?: boolean | null;
+            /** Name */
             name?: string | null;
+            /** Password */
             password?: string | null;
+            /** Phone */
             phone?: string | null;
+            /** Role Id */
             role_id?: number | null;
+            /** Username */
             username?: string | null;
+        };
+        /** YardIn */
+        YardIn: {
+            /**
+             * Address
+             * @default
+             */
+            address: string;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /**
+             * Code
+             * @description Short code, e.g. HOU; unique when set
+             * @default
+             */
+            code: string;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /** Latitude */
+            latitude?: (number | string) | null;
+            /** Longitude */
+            longitude?: (number | string) | null;
+            /** Name */
+            name: string;
+            /** Region Id */
+            region_id?: number | null;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Zip Code
+             * @default
+             */
+            zip_code: string;
+        };
+        /** YardListQuery */
+        YardListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Is Active
+             * @description Only active (true) or inactive (false) yards
+             */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Region Id
+             * @description Only yards of this region
+             */
+            region_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /**
+             * State Id
+             * @description Only yards in this state
+             */
+            state_id?: number | null;
+        };
+        /** YardOut */
+        YardOut: {
+            /** Address */
+            address: string;
+            city: components["schemas"]["CityRef"] | null;
+            /** City Id */
+            city_id: number | null;
+            /** Code */
+            code: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Latitude */
+            latitude: number | null;
+            /** Longitude */
+            longitude: number | null;
+            /** Name */
+            name: string;
+            region: components["schemas"]["RegionRef"] | null;
+            /** Region Id */
+            region_id: number | null;
+            state: components["schemas"]["StateRef"] | null;
+            /** State Id */
+            state_id: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Zip Code */
+            zip_code: string;
+        };
+        /** YardRef */
+        YardRef: {
+            /** Code */
+            code: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** YardUpdate */
+        YardUpdate: {
+            /** Address */
+            address?: string | null;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /**
+             * Code
+             * @description Short code, e.g. HOU; unique when set
+             */
+            code?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Latitude */
+            latitude?: (number | string) | null;
+            /** Longitude */
+            longitude?: (number | string) | null;
+            /** Name */
+            name?: string | null;
+            /** Region Id */
+            region_id?: number | null;
+            /** State Id */
+            state_id?: number | null;
+            /** Zip Code */
+            zip_code?: string | null;
         };
     };
     responses: never;
@@ -551,6 +4018,330 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    asset_type_list: {
+        parameters: {
+            query?: {
+                /** @description Only asset types of this category */
+                category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_AssetTypeOut__"];
+                };
+            };
+        };
+    };
+    asset_type_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetTypeIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AssetTypeOut_"];
+                };
+            };
+        };
+    };
+    asset_type_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AssetTypeOut_"];
+                };
+            };
+        };
+    };
+    asset_type_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssettypeUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AssetTypeOut_"];
+                };
+            };
+        };
+    };
+    asset_type_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    asset_type_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_AssetTypeOut__"];
+                };
+            };
+        };
+    };
+    asset_type_export: {
+        parameters: {
+            query?: {
+                /** @description Only asset types of this category */
+                category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    city_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                state_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CityOut__"];
+                };
+            };
+        };
+    };
+    city_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CityIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CityOut_"];
+                };
+            };
+        };
+    };
+    city_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CityOut_"];
+                };
+            };
+        };
+    };
+    city_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CityUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CityOut_"];
+                };
+            };
+        };
+    };
+    city_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     city_all: {
         parameters: {
             query?: never;
@@ -566,7 +4357,243 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CityListEnvelope"];
+                    "application/json": components["schemas"]["Envelope_list_CityOut__"];
+                };
+            };
+        };
+    };
+    city_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                state_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    company_asset_list: {
+        parameters: {
+            query?: {
+                asset_type_id?: number | null;
+                /** @description Only assets whose type has this category */
+                category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                home_yard_id?: number | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CompanyAssetOut__"];
+                };
+            };
+        };
+    };
+    company_asset_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyAssetIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CompanyAssetOut_"];
+                };
+            };
+        };
+    };
+    company_asset_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CompanyAssetOut_"];
+                };
+            };
+        };
+    };
+    company_asset_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyassetUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CompanyAssetOut_"];
+                };
+            };
+        };
+    };
+    company_asset_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    company_asset_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_CompanyAssetOut__"];
+                };
+            };
+        };
+    };
+    company_asset_export: {
+        parameters: {
+            query?: {
+                asset_type_id?: number | null;
+                /** @description Only assets whose type has this category */
+                category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                home_yard_id?: number | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
         };
@@ -586,7 +4613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompanySettingsMaybeEnvelope"];
+                    "application/json": components["schemas"]["Envelope_Union_CompanySettingsOut__NoneType__"];
                 };
             };
         };
@@ -604,13 +4631,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompanySettingsEnvelope"];
+                    "application/json": components["schemas"]["Envelope_CompanySettingsOut_"];
                 };
             };
         };
@@ -626,7 +4653,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CompanySettingsIn"];
+                "application/json": components["schemas"]["CompanysettingsUpdate"];
             };
         };
         responses: {
@@ -636,7 +4663,335 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompanySettingsEnvelope"];
+                    "application/json": components["schemas"]["Envelope_CompanySettingsOut_"];
+                };
+            };
+        };
+    };
+    driver_list: {
+        parameters: {
+            query?: {
+                /** @description Only drivers whose licence or hazmat endorsement expires within N days */
+                expiring_within_days?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Only drivers with (true) or without (false) a sign-in */
+                has_login?: boolean | null;
+                home_yard_id?: number | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                region_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_DriverOut__"];
+                };
+            };
+        };
+    };
+    driver_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverOut_"];
+                };
+            };
+        };
+    };
+    driver_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverOut_"];
+                };
+            };
+        };
+    };
+    driver_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverOut_"];
+                };
+            };
+        };
+    };
+    driver_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    driver_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_DriverOut__"];
+                };
+            };
+        };
+    };
+    driver_export: {
+        parameters: {
+            query?: {
+                /** @description Only drivers whose licence or hazmat endorsement expires within N days */
+                expiring_within_days?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Only drivers with (true) or without (false) a sign-in */
+                has_login?: boolean | null;
+                home_yard_id?: number | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                region_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_HealthOut_"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_HealthOut_"];
+                };
+            };
+        };
+    };
+    job_log_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_JobLogOut__"];
+                };
+            };
+        };
+    };
+    job_log_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    job_log_for_document: {
+        parameters: {
+            query?: {
+                bill_id?: number | null;
+                invoice_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_JobLogsData_"];
                 };
             };
         };
@@ -660,7 +5015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionEnvelope"];
+                    "application/json": components["schemas"]["Envelope_SessionOut_"];
                 };
             };
         };
@@ -733,6 +5088,386 @@ export interface operations {
             };
         };
     };
+    payment_method_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_PaymentMethodOut__"];
+                };
+            };
+        };
+    };
+    payment_method_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentMethodOut_"];
+                };
+            };
+        };
+    };
+    payment_method_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentMethodOut_"];
+                };
+            };
+        };
+    };
+    payment_method_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentmethodUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentMethodOut_"];
+                };
+            };
+        };
+    };
+    payment_method_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    payment_method_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_PaymentMethodOut__"];
+                };
+            };
+        };
+    };
+    payment_method_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    payment_term_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_default?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_PaymentTermOut__"];
+                };
+            };
+        };
+    };
+    payment_term_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentTermIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentTermOut_"];
+                };
+            };
+        };
+    };
+    payment_term_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentTermOut_"];
+                };
+            };
+        };
+    };
+    payment_term_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymenttermUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentTermOut_"];
+                };
+            };
+        };
+    };
+    payment_term_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    payment_term_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_PaymentTermOut__"];
+                };
+            };
+        };
+    };
+    payment_term_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_default?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
     permission_list: {
         parameters: {
             query?: never;
@@ -748,7 +5483,782 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermissionListEnvelope"];
+                    "application/json": components["schemas"]["Envelope_list_PermissionOut__"];
+                };
+            };
+        };
+    };
+    product_category_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ProductCategoryOut__"];
+                };
+            };
+        };
+    };
+    product_category_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCategoryIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductCategoryOut_"];
+                };
+            };
+        };
+    };
+    product_category_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductCategoryOut_"];
+                };
+            };
+        };
+    };
+    product_category_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductcategoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductCategoryOut_"];
+                };
+            };
+        };
+    };
+    product_category_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    product_category_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ProductCategoryOut__"];
+                };
+            };
+        };
+    };
+    product_category_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    product_sub_category_list: {
+        parameters: {
+            query?: {
+                category_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ProductSubCategoryOut__"];
+                };
+            };
+        };
+    };
+    product_sub_category_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductSubCategoryIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductSubCategoryOut_"];
+                };
+            };
+        };
+    };
+    product_sub_category_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductSubCategoryOut_"];
+                };
+            };
+        };
+    };
+    product_sub_category_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Productsub-categoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductSubCategoryOut_"];
+                };
+            };
+        };
+    };
+    product_sub_category_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    product_sub_category_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ProductSubCategoryOut__"];
+                };
+            };
+        };
+    };
+    product_sub_category_export: {
+        parameters: {
+            query?: {
+                category_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    product_list: {
+        parameters: {
+            query?: {
+                category_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                is_fuel?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                sub_category_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ProductOut__"];
+                };
+            };
+        };
+    };
+    product_update_by_body: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductOut_"];
+                };
+            };
+        };
+    };
+    product_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductOut_"];
+                };
+            };
+        };
+    };
+    product_delete_by_query: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    product_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductOut_"];
+                };
+            };
+        };
+    };
+    product_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductOut_"];
+                };
+            };
+        };
+    };
+    product_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    product_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ProductOut__"];
+                };
+            };
+        };
+    };
+    product_export: {
+        parameters: {
+            query?: {
+                category_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                is_fuel?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                sub_category_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    product_import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    product_import_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    product_import_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    product_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    product_list_by_category: {
+        parameters: {
+            query?: {
+                category_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                is_fuel?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                sub_category_id?: number | null;
+            };
+            header?: never;
+            path: {
+                category_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ProductOut__"];
                 };
             };
         };
@@ -768,22 +6278,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileEnvelope"];
+                    "application/json": components["schemas"]["Envelope_ProfileOut_"];
                 };
             };
         };
     };
-    role_list: {
+    region_list: {
         parameters: {
             query?: {
-                filter_field?: string;
-                filter_operator?: "contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between";
-                filter_value?: string;
-                order?: "asc" | "desc";
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
                 page?: number;
-                search?: string;
-                size?: number;
-                sort_by?: string;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
             };
             header?: never;
             path?: never;
@@ -797,7 +6315,195 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RolePageEnvelope"];
+                    "application/json": components["schemas"]["Envelope_Page_RegionOut__"];
+                };
+            };
+        };
+    };
+    region_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegionIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RegionOut_"];
+                };
+            };
+        };
+    };
+    region_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RegionOut_"];
+                };
+            };
+        };
+    };
+    region_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegionUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RegionOut_"];
+                };
+            };
+        };
+    };
+    region_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    region_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_RegionOut__"];
+                };
+            };
+        };
+    };
+    region_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    role_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_RoleOut__"];
                 };
             };
         };
@@ -815,13 +6521,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RoleEnvelope"];
+                    "application/json": components["schemas"]["Envelope_RoleOut_"];
                 };
             };
         };
@@ -843,7 +6549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RoleEnvelope"];
+                    "application/json": components["schemas"]["Envelope_RoleOut_"];
                 };
             };
         };
@@ -869,7 +6575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RoleEnvelope"];
+                    "application/json": components["schemas"]["Envelope_RoleOut_"];
                 };
             };
         };
@@ -911,7 +6617,175 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CurrentUserEnvelope"];
+                    "application/json": components["schemas"]["Envelope_CurrentUserOut_"];
+                };
+            };
+        };
+    };
+    role_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    state_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_StateOut__"];
+                };
+            };
+        };
+    };
+    state_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StateIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StateOut_"];
+                };
+            };
+        };
+    };
+    state_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StateOut_"];
+                };
+            };
+        };
+    };
+    state_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StateUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StateOut_"];
+                };
+            };
+        };
+    };
+    state_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
                 };
             };
         };
@@ -931,8 +6805,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StateListEnvelope"];
+                    "application/json": components["schemas"]["Envelope_list_StateOut__"];
                 };
+            };
+        };
+    };
+    state_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    storage_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -946,20 +6877,27 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** Format: binary */
+                    /**
+                     * File
+                     * Format: binary
+                     */
                     file: string;
+                    /**
+                     * Purpose
+                     * @default logo
+                     */
                     purpose?: string;
                 };
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UploadEnvelope"];
+                    "application/json": components["schemas"]["Envelope_UploadedFileOut_"];
                 };
             };
         };
@@ -977,13 +6915,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionEnvelope"];
+                    "application/json": components["schemas"]["Envelope_SessionOut_"];
                 };
             };
         };
@@ -991,16 +6929,24 @@ export interface operations {
     user_list: {
         parameters: {
             query?: {
-                filter_field?: string;
-                filter_operator?: "contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between";
-                filter_value?: string;
-                is_active?: boolean;
-                order?: "asc" | "desc";
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
                 page?: number;
-                role_id?: number;
-                search?: string;
-                size?: number;
-                sort_by?: string;
+                role_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
             };
             header?: never;
             path?: never;
@@ -1014,7 +6960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserPageEnvelope"];
+                    "application/json": components["schemas"]["Envelope_Page_UserOut__"];
                 };
             };
         };
@@ -1032,13 +6978,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserEnvelope"];
+                    "application/json": components["schemas"]["Envelope_UserOut_"];
                 };
             };
         };
@@ -1060,7 +7006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserEnvelope"];
+                    "application/json": components["schemas"]["Envelope_UserOut_"];
                 };
             };
         };
@@ -1086,7 +7032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserEnvelope"];
+                    "application/json": components["schemas"]["Envelope_UserOut_"];
                 };
             };
         };
@@ -1109,6 +7055,245 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    user_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                role_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    yard_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Only active (true) or inactive (false) yards */
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Only yards of this region */
+                region_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                /** @description Only yards in this state */
+                state_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_YardOut__"];
+                };
+            };
+        };
+    };
+    yard_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["YardIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_YardOut_"];
+                };
+            };
+        };
+    };
+    yard_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_YardOut_"];
+                };
+            };
+        };
+    };
+    yard_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["YardUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_YardOut_"];
+                };
+            };
+        };
+    };
+    yard_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    yard_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_YardOut__"];
+                };
+            };
+        };
+    };
+    yard_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Only active (true) or inactive (false) yards */
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Only yards of this region */
+                region_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                /** @description Only yards in this state */
+                state_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
         };

@@ -1,1 +1,340 @@
-"""Models of the parties domain."""
+"""Customers (with company types, ship-tos, tanks and contacts), suppliers, terminals and aliases.
+
+References that carry business history (a customer's ship-tos and tanks, a product) are PROTECT:
+deleting a referenced row answers 409 and the user deactivates it instead. Rows that only belong to
+their owner (contacts of a customer, aliases of a supplier) go with it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+
+class CustomerCompanyType(models.Model):
+    company_type = models.CharField(max_length=100)
+    description = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["company_type", "id"]
+        verbose_name = "customer company type"
+        constraints = [
+            models.UniqueConstraint(
+                Lower("company_type"),
+                name="customer_company_type_unique",
+                violation_error_code="unique",
+                violation_error_message="This company type already exists.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.company_type
+
+
+class Customer(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        ON_HOLD = "on_hold"  # no new orders for now (any reason)
+        CREDIT_HOLD = "credit_hold"  # over the credit limit or overdue: orders need approval
+        INACTIVE = "inactive"  # no longer a customer; kept for history
+
+    name = models.CharField(max_length=200)
+    account_number = models.CharField(max_length=50, help_text="Unique; generated when left blank")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    company_type = models.ForeignKey(
+        CustomerCompanyType, on_delete=models.PROTECT, related_name="customers", null=True, blank=True
+    )
+    # Billing address
+    address_one = models.CharField(max_length=200, blank=True, default="")
+    address_two = models.CharField(max_length=200, blank=True, default="")
+    state = models.ForeignKey("geo.State", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    city = models.ForeignKey("geo.City", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    zip_code = models.CharField(max_length=20, blank=True, default="")
+    phone = models.CharField(max_length=40, blank=True, default="")
+    email = models.EmailField(max_length=254, blank=True, default="")
+    # Ids of the pricing app's payment term and method. Plain columns until that app's models are in
+    # place, so the two apps could be built side by side; they become foreign keys then.
+    payment_term_id = models.BigIntegerField(null=True, blank=True)
+    payment_method_id = models.BigIntegerField(null=True, blank=True)
+    tax_exempt = models.BooleanField(default=False)
+    tax_exempt_certificate = models.CharField(max_length=100, blank=True, default="")
+    credit_limit = models.DecimalField(
+        max_digits=14, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(Decimal("0"))]
+    )
+    notes = models.TextField(blank=True, default="")
+    customer_pricing_type = models.CharField(max_length=30, default="standard")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("account_number"),
+                name="customer_unique_account_number",
+                violation_error_code="unique",
+                violation_error_message="A customer with this account number already exists.",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["name", "id"], name="customer_name"),
+            models.Index(fields=["status", "name"], name="customer_status_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ShipTo(models.Model):
+    """A delivery location of a customer: a yard, a job site, a farm, a store."""
+
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="ship_tos")
+    name = models.CharField(max_length=200)
+    address_one = models.CharField(max_length=200, blank=True, default="")
+    address_two = models.CharField(max_length=200, blank=True, default="")
+    state = models.ForeignKey("geo.State", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    city = models.ForeignKey("geo.City", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    zip_code = models.CharField(max_length=20, blank=True, default="")
+    latitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
+    )
+    longitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
+    )
+    delivery_instructions = models.TextField(blank=True, default="")
+    access_hours = models.CharField(max_length=200, blank=True, default="")
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = "ship-to"
+        verbose_name_plural = "ship-tos"
+        indexes = [models.Index(fields=["customer", "name"], name="ship_to_customer_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CustomerAsset(models.Model):
+    """A tank or a piece of equipment at a customer's ship-to that we fill."""
+
+    class TankType(models.TextChoices):
+        ABOVE_GROUND = "above_ground"
+        UNDERGROUND = "underground"
+        SKID = "skid"
+        PORTABLE = "portable"
+        EQUIPMENT = "equipment"  # a machine or generator filled directly
+        VEHICLE = "vehicle"
+        OTHER = "other"
+
+    asset_name = models.CharField(max_length=200)
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="assets")
+    ship_to = models.ForeignKey(
+        ShipTo, on_delete=models.PROTECT, related_name="assets", null=True, blank=True
+    )
+    product = models.ForeignKey(
+        "catalog.Product", on_delete=models.PROTECT, related_name="customer_assets", null=True, blank=True
+    )
+    capacity = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0"))],
+        help_text="Gallons",
+    )
+    tank_type = models.CharField(max_length=20, choices=TankType.choices, default=TankType.ABOVE_GROUND)
+    serial_number = models.CharField(max_length=100, blank=True, default="")
+    is_active = models.BooleanField(default=True)
+    notes = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["asset_name", "id"]
+        verbose_name = "customer asset"
+        indexes = [
+            models.Index(fields=["customer", "asset_name"], name="asset_customer_name"),
+            models.Index(fields=["ship_to", "asset_name"], name="asset_ship_to_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.asset_name
+
+
+class ContactService(models.Model):
+    """What a contact can subscribe to: invoices, delivery tickets, price notices…"""
+
+    code = models.SlugField(max_length=60)
+    name = models.CharField(max_length=100)
+    description = models.CharField(max_length=300, blank=True, default="")
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = "customer contact service"
+        constraints = [
+            models.UniqueConstraint(
+                Lower("code"),
+                name="contact_service_unique_code",
+                violation_error_code="unique",
+                violation_error_message="A contact service with this code already exists.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CustomerContact(models.Model):
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE, related_name="contacts")
+    ship_to = models.ForeignKey(
+        ShipTo, on_delete=models.SET_NULL, related_name="contacts", null=True, blank=True
+    )
+    name = models.CharField(max_length=200)
+    email = models.EmailField(max_length=254, blank=True, default="")
+    phone = models.CharField(max_length=40, blank=True, default="")
+    position = models.CharField(max_length=100, blank=True, default="")
+    user_account = models.ForeignKey(
+        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
+    )
+    services = models.ManyToManyField(ContactService, related_name="contacts", blank=True)
+    notes = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = "customer contact"
+        indexes = [models.Index(fields=["customer", "name"], name="contact_customer_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Terminal(models.Model):
+    """A loading rack where our trucks (or carriers) lift product from suppliers."""
+
+    name = models.CharField(max_length=200)
+    terminal_code = models.CharField(
+        max_length=30, help_text="Terminal control number (TCN), e.g. T-76-TX-2000"
+    )
+    address_one = models.CharField(max_length=200, blank=True, default="")
+    address_two = models.CharField(max_length=200, blank=True, default="")
+    state = models.ForeignKey("geo.State", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    city = models.ForeignKey("geo.City", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    zip_code = models.CharField(max_length=20, blank=True, default="")
+    latitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
+    )
+    longitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
+    )
+    is_active = models.BooleanField(default=True)
+    notes = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("terminal_code"),
+                name="terminal_unique_code",
+                violation_error_code="unique",
+                violation_error_message="A terminal with this terminal code already exists.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Supplier(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        INACTIVE = "inactive"
+
+    name = models.CharField(max_length=200)
+    code = models.CharField(max_length=50, blank=True, default="", help_text="Vendor number; unique when set")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    contact_name = models.CharField(max_length=200, blank=True, default="")
+    email = models.EmailField(max_length=254, blank=True, default="")
+    phone = models.CharField(max_length=40, blank=True, default="")
+    address_one = models.CharField(max_length=200, blank=True, default="")
+    address_two = models.CharField(max_length=200, blank=True, default="")
+    state = models.ForeignKey("geo.State", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    city = models.ForeignKey("geo.City", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    zip_code = models.CharField(max_length=20, blank=True, default="")
+    terminals = models.ManyToManyField(Terminal, related_name="suppliers", blank=True)
+    notes = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("code"),
+                condition=~Q(code=""),
+                name="supplier_unique_code",
+                violation_error_code="unique",
+                violation_error_message="A supplier with this code already exists.",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "name"], name="supplier_status_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SupplierProductAlias(models.Model):
+    """The name (and code) a supplier uses for one of our products, on its bills and quotes."""
+
+    supplier = models.ForeignKey(Supplier, on_delete=models.CASCADE, related_name="product_aliases")
+    product = models.ForeignKey("catalog.Product", on_delete=models.PROTECT, related_name="supplier_aliases")
+    alias_name = models.CharField(max_length=200)
+    alias_code = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = "supplier product alias"
+        verbose_name_plural = "supplier product aliases"
+        constraints = [
+            models.UniqueConstraint(
+                "supplier",
+                Lower("alias_name"),
+                name="supplier_alias_unique_name",
+                violation_error_code="unique",
+                violation_error_message="This supplier already has this alias name.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.alias_name

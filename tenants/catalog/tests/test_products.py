@@ -43,13 +43,16 @@ def test_product_crud_uses_products_id(api_a):
     assert api_a.get(f"{PRODUCTS}/{pid}").status_code == 404
 
 
-@pytest.mark.parametrize("body", [
-    {"code": "X1", "sold_as": "gallon"},
-    {"name": "  ", "code": "X1", "sold_as": "gallon"},
-    {"name": "Thing", "code": "", "sold_as": "each"},
-    {"name": "Thing", "code": "X1"},
-    {"name": "Thing", "code": "X1", "sold_as": ""},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"code": "X1", "sold_as": "gallon"},
+        {"name": "  ", "code": "X1", "sold_as": "gallon"},
+        {"name": "Thing", "code": "", "sold_as": "each"},
+        {"name": "Thing", "code": "X1"},
+        {"name": "Thing", "code": "X1", "sold_as": ""},
+    ],
+)
 def test_product_add_needs_name_code_and_sold_as(api_a, body):
     res = api_a.post(PRODUCTS, body)
     assert res.status_code == 422
@@ -58,8 +61,12 @@ def test_product_add_needs_name_code_and_sold_as(api_a, body):
 
 def test_product_update_and_delete_need_a_product_id(api_a):
     pid = make_product(api_a)["products_id"]
-    for res in (api_a.put(PRODUCTS, {"name": "No id"}), api_a.put(f"{PRODUCTS}/undefined", {"name": "x"}),
-                api_a.delete(PRODUCTS), api_a.delete(f"{PRODUCTS}/null")):
+    for res in (
+        api_a.put(PRODUCTS, {"name": "No id"}),
+        api_a.put(f"{PRODUCTS}/undefined", {"name": "x"}),
+        api_a.delete(PRODUCTS),
+        api_a.delete(f"{PRODUCTS}/null"),
+    ):
         assert res.status_code == 422 and res.json()["detail"] == "Missing product ID"
     res = api_a.put(f"{PRODUCTS}/{pid}", {"products_id": pid + 1000})
     assert res.status_code == 422 and "products_id" in res.json()["detail"]
@@ -81,11 +88,21 @@ def test_product_codes_are_unique_and_sold_as_is_checked(api_a):
 def test_sub_category_must_be_in_the_category_and_sets_it(api_a):
     fuel = make_category(api_a, "Fuel")
     lubes = make_category(api_a, "Lubricants")
-    diesel = api_a.post("/api/product-sub-category", {"name": "Diesel", "category_id": fuel["id"]}).json()["data"]
+    diesel = api_a.post("/api/product-sub-category", {"name": "Diesel", "category_id": fuel["id"]}).json()[
+        "data"
+    ]
     created = make_product(api_a, sub_category_id=diesel["id"])
     assert created["category_id"] == fuel["id"]
-    res = api_a.post(PRODUCTS, {"name": "Oil", "code": "OIL", "sold_as": "drum", "category_id": lubes["id"],
-                                "sub_category_id": diesel["id"]})
+    res = api_a.post(
+        PRODUCTS,
+        {
+            "name": "Oil",
+            "code": "OIL",
+            "sold_as": "drum",
+            "category_id": lubes["id"],
+            "sub_category_id": diesel["id"],
+        },
+    )
     assert res.status_code == 422 and "not in the chosen category" in res.json()["detail"]
 
 
@@ -106,8 +123,14 @@ def test_product_list_pages_searches_sorts_and_filters(api_a, django_assert_max_
     fuel = make_category(api_a, "Fuel")
     goods = make_category(api_a, "Goods")
     for i in range(35):
-        make_product(api_a, name=f"Item {i:02d}", code=f"IT{i:02d}", sold_as="each" if i % 2 else "gallon",
-                     category_id=(fuel if i % 3 else goods)["id"], unit_price=str(i))
+        make_product(
+            api_a,
+            name=f"Item {i:02d}",
+            code=f"IT{i:02d}",
+            sold_as="each" if i % 2 else "gallon",
+            category_id=(fuel if i % 3 else goods)["id"],
+            unit_price=str(i),
+        )
     with django_assert_max_num_queries(8):
         res = api_a.get(f"{PRODUCTS}/", {"page": 1})
     body = res.json()["data"]
@@ -119,8 +142,9 @@ def test_product_list_pages_searches_sorts_and_filters(api_a, django_assert_max_
 
     body = api_a.get(PRODUCTS, {"search": "item 1"}).json()["data"]
     assert body["total"] == 10
-    body = api_a.get(PRODUCTS, {"filter_field": "unit_price", "filter_operator": "between",
-                                "filter_value": "10,12"}).json()["data"]
+    body = api_a.get(
+        PRODUCTS, {"filter_field": "unit_price", "filter_operator": "between", "filter_value": "10,12"}
+    ).json()["data"]
     assert sorted(p["code"] for p in body["items"]) == ["IT10", "IT11", "IT12"]
     body = api_a.get(PRODUCTS, {"category_id": goods["id"]}).json()["data"]
     assert body["total"] == 12
@@ -137,8 +161,9 @@ def test_deleting_a_product_in_use_is_refused(api_a, in_tenant, tenant_a):
     assert res.status_code == 201, res.json()
     res = api_a.delete(f"{PRODUCTS}/{pid}")
     assert res.status_code == 409
-    assert res.json()["detail"] == ("This record cannot be deleted because it is used by 1 customer assets. "
-                                    "Deactivate it instead.")
+    assert res.json()["detail"] == (
+        "This record cannot be deleted because it is used by 1 customer assets. Deactivate it instead."
+    )
     assert api_a.put(f"{PRODUCTS}/{pid}", {"is_active": False}).json()["data"]["is_active"] is False
 
 

@@ -1,0 +1,148 @@
+"""Reads of customers, suppliers and their satellites. Every list joins (or prefetches) what its
+answer shows, so a page costs the same few queries whatever its size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.errors import ApiError
+from django.db.models import Prefetch, QuerySet
+
+from tenants.parties.models import (
+    ContactService,
+    Customer,
+    CustomerAsset,
+    CustomerCompanyType,
+    CustomerContact,
+    ShipTo,
+    Supplier,
+    SupplierProductAlias,
+    Terminal,
+)
+
+INVALID_DELIVERY_LOCATION = "Invalid delivery location"
+
+
+def company_types() -> QuerySet[CustomerCompanyType]:
+    return CustomerCompanyType.objects.all()
+
+
+def customers() -> QuerySet[Customer]:
+    return Customer.objects.select_related("company_type", "state", "city")
+
+
+def filter_customers(qs: QuerySet[Customer], params: Any) -> QuerySet[Customer]:
+    from tenants.parties.services import parse_status
+
+    if params.status:
+        qs = qs.filter(status=parse_status(params.status, Customer.Status))
+    if params.company_type_id:
+        qs = qs.filter(company_type_id=params.company_type_id)
+    return qs
+
+
+def ship_tos() -> QuerySet[ShipTo]:
+    return ShipTo.objects.select_related("customer", "state", "city")
+
+
+def filter_ship_tos(qs: QuerySet[ShipTo], params: Any) -> QuerySet[ShipTo]:
+    if params.customer_id:
+        qs = qs.filter(customer_id=params.customer_id)
+    if params.is_active is not None:
+        qs = qs.filter(is_active=params.is_active)
+    return qs
+
+
+def assets() -> QuerySet[CustomerAsset]:
+    return CustomerAsset.objects.select_related("customer", "ship_to", "product")
+
+
+def parse_ship_to_id(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    text = raw.strip()
+    if not text.isdigit() or int(text) < 1:
+        raise ApiError(422, INVALID_DELIVERY_LOCATION)
+    return int(text)
+
+
+def filter_assets(qs: QuerySet[CustomerAsset], params: Any) -> QuerySet[CustomerAsset]:
+    ship_to_id = parse_ship_to_id(params.ship_to_id)
+    if ship_to_id is None and not params.customer_id:
+        raise ApiError(422, "Listing assets needs a customer_id or a ship_to_id.")
+    if ship_to_id is not None:
+        qs = qs.filter(ship_to_id=ship_to_id)
+    if params.customer_id:
+        qs = qs.filter(customer_id=params.customer_id)
+    if params.is_active is not None:
+        qs = qs.filter(is_active=params.is_active)
+    return qs
+
+
+def contact_services() -> QuerySet[ContactService]:
+    from tenants.parties.services import ensure_default_services
+
+    ensure_default_services()
+    return ContactService.objects.all()
+
+
+def contacts() -> QuerySet[CustomerContact]:
+    return CustomerContact.objects.select_related("customer", "ship_to", "user_account").prefetch_related(
+        Prefetch("services", queryset=ContactService.objects.order_by("name", "id"))
+    )
+
+
+def filter_contacts(qs: QuerySet[CustomerContact], params: Any) -> QuerySet[CustomerContact]:
+    if params.customer_id:
+        qs = qs.filter(customer_id=params.customer_id)
+    if params.ship_to_id:
+        qs = qs.filter(ship_to_id=params.ship_to_id)
+    if params.position and params.position.strip():
+        qs = qs.filter(position__icontains=params.position.strip())
+    if params.service:
+        qs = qs.filter(services__code__iexact=params.service.strip()).distinct()
+    return qs
+
+
+def terminals() -> QuerySet[Terminal]:
+    return Terminal.objects.select_related("state", "city").prefetch_related(
+        Prefetch("suppliers", queryset=Supplier.objects.order_by("name", "id"))
+    )
+
+
+def filter_terminals(qs: QuerySet[Terminal], params: Any) -> QuerySet[Terminal]:
+    if params.supplier_id:
+        qs = qs.filter(suppliers__id=params.supplier_id)
+    if params.state_id:
+        qs = qs.filter(state_id=params.state_id)
+    if params.is_active is not None:
+        qs = qs.filter(is_active=params.is_active)
+    return qs
+
+
+def suppliers() -> QuerySet[Supplier]:
+    return Supplier.objects.select_related("state", "city").prefetch_related(
+        Prefetch("terminals", queryset=Terminal.objects.order_by("name", "id"))
+    )
+
+
+def filter_suppliers(qs: QuerySet[Supplier], params: Any) -> QuerySet[Supplier]:
+    from tenants.parties.services import parse_status
+
+    if params.status:
+        qs = qs.filter(status=parse_status(params.status, Supplier.Status))
+    if params.terminal_id:
+        qs = qs.filter(terminals__id=params.terminal_id)
+    return qs
+
+
+def aliases() -> QuerySet[SupplierProductAlias]:
+    return SupplierProductAlias.objects.select_related("supplier", "product")
+
+
+def filter_aliases(qs: QuerySet[SupplierProductAlias], params: Any) -> QuerySet[SupplierProductAlias]:
+    if params.supplier_id:
+        qs = qs.filter(supplier_id=params.supplier_id)
+    if params.product_id:
+        qs = qs.filter(product_id=params.product_id)
+    return qs

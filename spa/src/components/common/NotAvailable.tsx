@@ -17,10 +17,10 @@ export function NotAvailable({ title }: { title: string }) {
         </Typography>
         <Typography color="text.secondary" sx={{ mt: 1 }}>
           This part of FuelDesk is still being built and will appear here in a coming release. Nothing is lost by
-          visiting it: company settings, users and roles already work today.
+          visiting it, and the rest of the menu works as usual.
         </Typography>
-        <Button component={RouterLink} to="/dashboard" variant="contained" sx={{ mt: 3 }}>
-          Back to dashboard
+        <Button component={RouterLink} to="/" variant="contained" sx={{ mt: 3 }}>
+          Go to the start page
         </Button>
       </Paper>
     </PageBody>

@@ -75,7 +75,7 @@ export interface ResourceListPageProps<T, V, C, U> {
   toolbarExtra?: ReactNode;
 }
 
-const GRID_HEIGHT = { xs: 'calc(100vh - 330px)', sm: 'calc(100vh - 250px)' };
+const GRID_HEIGHT = { xs: 'calc(100vh - 400px)', sm: 'calc(100vh - 250px)' };
 
 /** A list-and-form screen: server-side paging, sort, search and filter; create, edit, delete. */
 export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, C, U>) {

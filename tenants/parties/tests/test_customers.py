@@ -1,0 +1,189 @@
+from conftest import Api, token_for
+from tenants.parties.tests.helpers import CUSTOMERS, customer, place, ship_to
+
+
+def test_customer_crud(api_a, in_tenant, tenant_a):
+    tx, houston = place(in_tenant, tenant_a)
+    kind = api_a.post("/api/customer-company-type", {"company_type": "Construction"}).json()["data"]
+    body = {
+        "name": "Acme Construction",
+        "account_number": "ACME-01",
+        "company_type_id": kind["id"],
+        "address_one": "100 Main St",
+        "city_id": houston,
+        "zip_code": "77002",
+        "phone": "713-555-0100",
+        "email": "AP@Acme.test",
+        "tax_exempt": True,
+        "tax_exempt_certificate": "TX-EX-1234",
+        "credit_limit": "25000.00",
+        "notes": "Gate code 1234",
+    }
+    res = api_a.post(CUSTOMERS, body)
+    assert res.status_code == 201, res.json()
+    assert res.json()["message"] == "Customer created successfully"
+    c = res.json()["data"]
+    assert c["status"] == "active" and c["customer_pricing_type"] == "standard"
+    assert c["state_id"] == tx and c["state"]["code"] == "TX"  # the city sets its state
+    assert c["city"] == {"id": houston, "name": "Houston"}
+    assert c["company_type"] == {"id": kind["id"], "company_type": "Construction"}
+    assert c["email"] == "ap@acme.test" and c["payment_term_id"] is None
+
+    assert api_a.get(f"{CUSTOMERS}/{c['id']}").json()["data"]["account_number"] == "ACME-01"
+    res = api_a.put(
+        f"{CUSTOMERS}/{c['id']}", {"name": "Acme Construction LLC", "email": None, "credit_limit": None}
+    )
+    assert res.status_code == 200, res.json()
+    assert res.json()["data"]["name"] == "Acme Construction LLC"
+    assert res.json()["data"]["email"] == "" and res.json()["data"]["credit_limit"] is None
+    assert res.json()["data"]["account_number"] == "ACME-01"
+
+    all_rows = api_a.get(f"{CUSTOMERS}/all").json()["data"]
+    assert [r["id"] for r in all_rows] == [c["id"]]
+    assert api_a.delete(f"{CUSTOMERS}/{c['id']}").status_code == 200
+    assert api_a.get(f"{CUSTOMERS}/{c['id']}").status_code == 404
+
+
+def test_account_numbers_are_generated_and_unique(api_a):
+    first = customer(api_a, "First")
+    assert first["account_number"] == f"C{first['id']:06d}"
+    customer(api_a, "Second", account_number="X-1")
+    res = api_a.post(CUSTOMERS, {"name": "Third", "account_number": "x-1"})
+    assert res.status_code == 409
+    assert res.json()["detail"] == "A customer with this account number already exists."
+
+
+def test_customer_validation(api_a, in_tenant, tenant_a):
+    _, houston = place(in_tenant, tenant_a)
+    ok_state, _ = place(in_tenant, tenant_a, "OK", "Tulsa")
+    cases = [
+        ({"name": ""}, "name"),
+        ({"name": "X", "email": "not-an-email"}, "email"),
+        ({"name": "X", "credit_limit": "-5"}, "credit_limit"),
+        ({"name": "X", "status": "bankrupt"}, "status"),
+        (
+            {"name": "X", "state_id": ok_state, "city_id": houston},
+            "city_id: this city is not in the chosen state.",
+        ),
+        (
+            {"name": "X", "company_type_id": 999999},
+            "company_type_id: no customer company type with id 999999.",
+        ),
+        ({"name": "X", "payment_term_id": 999999}, "payment_term_id"),
+    ]
+    for body, expected in cases:
+        res = api_a.post(CUSTOMERS, body)
+        assert res.status_code == 422, (body, res.json())
+        assert expected in res.json()["detail"], (body, res.json())
+    # Statuses are forgiving about spelling.
+    assert customer(api_a, "Y", status="On Hold")["status"] == "on_hold"
+
+
+def test_status_change(api_a):
+    c = customer(api_a)
+    res = api_a.put(f"{CUSTOMERS}/{c['id']}/status?status=credit_hold")
+    assert res.status_code == 200, res.json()
+    assert res.json()["data"]["status"] == "credit_hold"
+    assert res.json()["message"] == "Customer status updated successfully"
+    res = api_a.put(f"{CUSTOMERS}/{c['id']}/status/?status=on-hold")
+    assert res.json()["data"]["status"] == "on_hold"
+    res = api_a.put(f"{CUSTOMERS}/{c['id']}/status?status=vip")
+    assert res.status_code == 422
+    assert (
+        res.json()["detail"]
+        == "Unknown status 'vip'. Allowed values: active, on_hold, credit_hold, inactive."
+    )
+    assert res.json()["allowed"] == ["active", "on_hold", "credit_hold", "inactive"]
+    assert api_a.put(f"{CUSTOMERS}/{c['id']}/status").status_code == 422
+    assert api_a.put(f"{CUSTOMERS}/999999/status?status=active").status_code == 404
+
+
+def test_customer_list_filters_sorts_and_searches(api_a, django_assert_max_num_queries, in_tenant, tenant_a):
+    _, houston = place(in_tenant, tenant_a)
+    kind = api_a.post("/api/customer-company-type", {"company_type": "Farm"}).json()["data"]
+    statuses = ["active", "on_hold", "credit_hold", "inactive"]
+    for i in range(36):
+        customer(
+            api_a,
+            f"Customer {i:02d}",
+            account_number=f"A{i:03d}",
+            status=statuses[i % 4],
+            city_id=houston,
+            company_type_id=kind["id"] if i < 5 else None,
+            credit_limit=str(i * 1000),
+        )
+    with django_assert_max_num_queries(8):
+        res = api_a.get(CUSTOMERS, {"page": 1})
+    page = res.json()["data"]
+    assert page["size"] == 100 and page["total"] == 36 and page["items"][0]["name"] == "Customer 00"
+    assert (
+        page["items"][0]["city"]["name"] == "Houston"
+        and page["items"][0]["company_type"]["company_type"] == "Farm"
+    )
+
+    page = api_a.get(CUSTOMERS, {"status": "on_hold", "size": 5}).json()["data"]
+    assert page["total"] == 9 and page["pages"] == 2 and {r["status"] for r in page["items"]} == {"on_hold"}
+    res = api_a.get(CUSTOMERS, {"status": "gold"})
+    assert res.status_code == 422 and "Allowed values" in res.json()["detail"]
+
+    page = api_a.get(CUSTOMERS, {"sort_by": "account_number", "order": "desc", "size": 3}).json()["data"]
+    assert [r["account_number"] for r in page["items"]] == ["A035", "A034", "A033"]
+    assert api_a.get(CUSTOMERS, {"search": "customer 1"}).json()["data"]["total"] == 10
+    assert api_a.get(CUSTOMERS, {"search": "a03"}).json()["data"]["total"] == 6
+    assert api_a.get(CUSTOMERS, {"company_type_id": kind["id"]}).json()["data"]["total"] == 5
+    page = api_a.get(
+        CUSTOMERS, {"filter_field": "credit_limit", "filter_operator": "greaterThan", "filter_value": "32000"}
+    ).json()["data"]
+    assert page["total"] == 3
+    page = api_a.get(
+        CUSTOMERS, {"filter_field": "name", "filter_operator": "endsWith", "filter_value": "5"}
+    ).json()
+    assert page["data"]["total"] == 4
+
+
+def test_deleting_a_customer_with_ship_tos_is_refused(api_a):
+    c = customer(api_a)
+    ship_to(api_a, c["id"], "North yard")
+    ship_to(api_a, c["id"], "South yard")
+    res = api_a.delete(f"{CUSTOMERS}/{c['id']}")
+    assert res.status_code == 409
+    assert res.json()["detail"] == (
+        "This record cannot be deleted because it is used by 2 ship-tos. Deactivate it instead."
+    )
+    assert api_a.put(f"{CUSTOMERS}/{c['id']}/status?status=inactive").status_code == 200
+
+
+def test_customer_permissions(tenant_a, api_a):
+    c = customer(api_a)
+    driver = Api(token_for(tenant_a, role="Driver"))
+    assert driver.get(CUSTOMERS).status_code == 403
+    dispatcher = Api(token_for(tenant_a, role="Dispatcher"))
+    assert dispatcher.get(CUSTOMERS).status_code == 200
+    res = dispatcher.post(CUSTOMERS, {"name": "Nope"})
+    assert (
+        res.status_code == 403 and res.json()["detail"] == "You do not have permission to create customers."
+    )
+    assert dispatcher.put(f"{CUSTOMERS}/{c['id']}", {"name": "Nope"}).status_code == 403
+    assert dispatcher.put(f"{CUSTOMERS}/{c['id']}/status?status=inactive").status_code == 403
+    assert dispatcher.delete(f"{CUSTOMERS}/{c['id']}").status_code == 403
+    sales = Api(token_for(tenant_a, role="Sales"))
+    assert sales.put(f"{CUSTOMERS}/{c['id']}/status?status=on_hold").status_code == 200
+
+
+def test_company_types(api_a, tenant_a):
+    path = "/api/customer-company-type"
+    created = api_a.post(path, {"company_type": "  Oil & Gas  "}).json()["data"]
+    assert created["company_type"] == "Oil & Gas"
+    assert api_a.post(path, {"company_type": "oil & gas"}).status_code == 409
+    assert api_a.post(path, {"company_type": ""}).status_code == 422
+    for name in ("Municipal", "Agriculture", "Marine"):
+        api_a.post(path, {"company_type": name})
+    page = api_a.get(path).json()["data"]
+    assert page["size"] == 25 and [r["company_type"] for r in page["items"]][:2] == ["Agriculture", "Marine"]
+    assert api_a.put(f"{path}/{created['id']}", {"company_type": "Oil and Gas"}).json()["data"][
+        "company_type"
+    ] == ("Oil and Gas")
+    customer(api_a, company_type_id=created["id"])
+    res = api_a.delete(f"{path}/{created['id']}")
+    assert res.status_code == 409 and "1 customers" in res.json()["detail"]
+    assert Api(token_for(tenant_a, role="Driver")).get(path).status_code == 403

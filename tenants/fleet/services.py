@@ -87,10 +87,15 @@ def update_driver(driver: Driver, data: dict[str, Any]) -> Driver:
 def delete_driver(driver: Driver) -> str:
     """Delete the driver; a sign-in is kept (its history stays attributable) but deactivated.
     Answers the sentence to show."""
+    actor = acting_user()
+    user = driver.user
+    if user is not None and actor is not None and user.pk == actor.pk:
+        raise ApiError(
+            409, "This driver is linked to your own sign-in: unlink it before deleting the driver."
+        )
     with transaction.atomic():
-        user = driver.user
         if user is not None and user.is_active:
-            accounts.update_user(user, {"is_active": False}, acting_user=acting_user())
+            accounts.update_user(user, {"is_active": False}, acting_user=actor)
         driver.delete()
     if user is None:
         return "Driver deleted successfully"

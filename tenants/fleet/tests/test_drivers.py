@@ -299,3 +299,14 @@ def test_driver_permissions(tenant_a):
 @pytest.mark.parametrize("path", ["/api/driver", "/api/driver/"])
 def test_trailing_slash_is_accepted(api_a, path):
     assert api_a.get(path).status_code == 200
+
+
+def test_a_user_cannot_delete_the_driver_linked_to_their_own_login(api_a, tenant_a, in_tenant):
+    from tenants.accounts.models import User
+
+    with in_tenant(tenant_a):
+        admin_id = User.objects.get(email=tenant_a.admin_email).pk
+    driver = api_a.post("/api/driver", {"name": "Owner Operator", "user_id": admin_id}).json()["data"]
+    res = api_a.delete(f"/api/driver/{driver['id']}")
+    assert res.status_code == 409 and "your own sign-in" in res.json()["detail"]
+    assert api_a.get("/api/profile").status_code == 200

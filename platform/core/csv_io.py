@@ -18,6 +18,7 @@ import datetime as dt
 import io
 import logging
 import re
+import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -147,7 +148,8 @@ CSV_RESPONSE = {"200": {"description": "A CSV file", "content": {"text/csv": {"s
 # --- import: what a resource imports ------------------------------------------------------------
 @dataclass(frozen=True)
 class Lookup:
-    """A column that names a related row (`state` = "TX" or "Texas") and fills its id field."""
+    """A column that names a related row (`state` = "TX" or "Texas") and fills its id field. When a
+    row has both, the name wins: an exported file (which carries both) then imports into any company."""
 
     column: str
     field: str  # the create schema's field it fills, e.g. "state_id"
@@ -223,8 +225,16 @@ class Table:
     rows: list[dict[str, str]]  # accepted columns only, values stripped
 
 
+def _is_list(annotation: Any) -> bool:
+    origins = {typing.get_origin(annotation), *(typing.get_origin(a) for a in typing.get_args(annotation))}
+    return bool(origins & {list, tuple, set})
+
+
 def accepted_columns(importer: CsvImport, create_in: type[Schema]) -> set[str]:
-    return set(importer.columns) | set(create_in.model_fields) | {lk.column for lk in importer.lookups}
+    """The template's columns, the lookups, and every plain field of the create schema (lists such as
+    many-to-many ids are not importable from one cell)."""
+    fields = {name for name, f in create_in.model_fields.items() if not _is_list(f.annotation)}
+    return set(importer.columns) | fields | {lk.column for lk in importer.lookups}
 
 
 def read_table(data: bytes, importer: CsvImport, create_in: type[Schema]) -> Table:
@@ -308,8 +318,8 @@ class Resolver:
         errors: list[tuple[str | None, str]] = []
         for lk in self.lookups:
             value = raw.get(lk.column, "")
-            if not value or data.get(lk.field) not in (None, ""):
-                continue
+            if not value:
+                continue  # the id column (if any) is used as it is; a name, when given, wins over it
             scope = data.get(lk.within[1]) if lk.within else None
             key = (lk.column, scope, value.lower())
             if key not in self.memo:
@@ -332,7 +342,10 @@ class Resolver:
             if len(ids) == 1:
                 return ids[0], None
             if len(ids) > 1:
-                return None, f"More than one {label} matches '{value}'. Use the {lk.field} column instead."
+                return None, (
+                    f"More than one {label} matches '{value}'. Use a value that names one, or "
+                    f"leave {lk.column} empty and give {lk.field}."
+                )
         return None, f"No {label} matches '{value}'."
 
 
@@ -592,9 +605,15 @@ def confirm_import(target: ImportTarget, import_id: int) -> DataImport:
 
 
 def _enqueue(import_id: int, phase: str) -> None:
+    """Queue the job once the import row is committed. The tenant is stamped now, while it is active
+    (the commit hook may run after the request has put the connection back on the public schema)."""
+    from core.jobs import SCHEMA_OPTION
     from tenants.catalog.tasks import run_data_import
 
-    transaction.on_commit(lambda: run_data_import.send(import_id, phase))
+    schema = connection.schema_name
+    transaction.on_commit(
+        lambda: run_data_import.send_with_options(args=(import_id, phase), **{SCHEMA_OPTION: schema})
+    )
 
 
 def run_job(import_id: int, phase: str) -> None:

@@ -80,6 +80,9 @@ resource "aws_s3_bucket_logging" "files" {
   bucket        = aws_s3_bucket.files.id
   target_bucket = aws_s3_bucket.logs.id
   target_prefix = "s3/files/"
+
+  # S3 checks at this call that the target bucket's policy lets the logging service write.
+  depends_on = [aws_s3_bucket_policy.logs]
 }
 
 data "aws_iam_policy_document" "files_bucket" {

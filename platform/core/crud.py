@@ -47,8 +47,8 @@ def check_foreign_keys(model: type[models.Model], data: dict[str, Any]) -> None:
     for f in model._meta.concrete_fields:
         if isinstance(f, models.ForeignKey) and data.get(f.attname) is not None:
             related = f.related_model
-            if not related._default_manager.filter(pk=data[f.attname]).exists():  # type: ignore[union-attr]
-                label = related._meta.verbose_name  # type: ignore[union-attr]
+            if not related._default_manager.filter(pk=data[f.attname]).exists():
+                label = related._meta.verbose_name
                 raise ApiError(422, f"{f.attname}: no {label} with id {data[f.attname]}.")
 
 
@@ -95,7 +95,7 @@ def save_object(obj: models.Model, data: dict[str, Any]) -> models.Model:
 
 def _is_m2m(model: type[models.Model], name: str) -> bool:
     try:
-        return model._meta.get_field(name).many_to_many
+        return bool(model._meta.get_field(name).many_to_many)
     except Exception:
         return False
 
@@ -235,7 +235,7 @@ class Crud:
         if "create" in self.ops:
 
             def create_item(request: HttpRequest, payload: create_in) -> Any:  # type: ignore[valid-type]
-                obj = crud.do_create(payload.dict())
+                obj = crud.do_create(payload.dict())  # type: ignore[attr-defined]
                 return ok(obj, f"{crud.label} created successfully", status=201)
 
             r.post(path or "", response={201: Envelope[out]}, auth=perm(f"{res}.add"),  # type: ignore[valid-type]
@@ -245,7 +245,7 @@ class Crud:
 
             def update_item(request: HttpRequest, id: int, payload: update_in) -> Any:  # type: ignore[valid-type]
                 obj = crud.get_object(id)
-                obj = crud.do_update(obj, payload.dict(exclude_unset=True))
+                obj = crud.do_update(obj, payload.dict(exclude_unset=True))  # type: ignore[attr-defined]
                 return ok(obj, f"{crud.label} updated successfully")
 
             r.put(f"{path}/{{int:id}}", response=Envelope[out], auth=perm(f"{res}.change"),  # type: ignore[valid-type]

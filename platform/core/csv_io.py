@@ -114,13 +114,13 @@ def export_response(qs: QuerySet[Any], out: type[Schema], basename: str) -> Stre
     writer = csv.writer(_Echo())
 
     def body() -> Iterator[str]:
-        connection.set_tenant(tenant)
+        connection.set_tenant(tenant)  # type: ignore[attr-defined]
         try:
             yield "\ufeff"  # so spreadsheet programs read the file as UTF-8
             for line in export_lines(qs, out):
                 yield writer.writerow(line)
         finally:
-            connection.set_schema_to_public()
+            connection.set_schema_to_public()  # type: ignore[attr-defined]
 
     response = StreamingHttpResponse(body(), content_type="text/csv; charset=utf-8")
     stamp = timezone.localdate().isoformat()
@@ -410,7 +410,7 @@ class ProgressWriter:
         try:
             if self.conn is None:
                 self.conn = connections.create_connection(DEFAULT_DB_ALIAS)
-                self.conn.set_schema(connection.schema_name)
+                self.conn.set_schema(connection.schema_name)  # type: ignore[attr-defined]
                 with self.conn.cursor() as cur:
                     cur.execute("SET lock_timeout = '1s'")
             with self.conn.cursor() as cur:
@@ -610,7 +610,7 @@ def _enqueue(import_id: int, phase: str) -> None:
     from core.jobs import SCHEMA_OPTION
     from tenants.catalog.tasks import run_data_import
 
-    schema = connection.schema_name
+    schema = connection.schema_name  # type: ignore[attr-defined]
     transaction.on_commit(
         lambda: run_data_import.send_with_options(args=(import_id, phase), **{SCHEMA_OPTION: schema})
     )

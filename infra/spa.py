@@ -8,7 +8,7 @@ Every command is a no-op (exit 0) when ``spa/package.json`` does not exist yet::
     python infra/spa.py install           # node/npm (apt when missing) + `npm ci` when the lock changed
     python infra/spa.py build             # install + `npm run build` unless spa/dist is newer than sources
     python infra/spa.py test              # install + `npm run check:api` (if any) + `npm test`
-    python infra/spa.py e2e               # install + chromium (apt when missing) + `npm run e2e` (if any)
+    python infra/spa.py e2e               # + chromium (apt when missing), a server, `npm run e2e` (if any)
 """
 
 from __future__ import annotations
@@ -16,9 +16,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 ROOT = Path(__file__).resolve().parent.parent
 SPA = ROOT / "spa"
@@ -137,14 +144,75 @@ def test() -> None:
         run(["npm", "test"], cwd=SPA, env=env)
 
 
+def e2e_database_url(url: str) -> str:
+    """A fresh ``<db>_e2e`` database beside DATABASE_URL's (dropped and created again each run)."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = unquote(parts.path.lstrip("/")) or "fueldesk"
+    e2e_name = f"{name}_e2e"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(e2e_name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(e2e_name)))
+    return urlunsplit(parts._replace(path="/" + quote(e2e_name)))
+
+
 def e2e() -> None:
+    """Browser tests through the real server: `infra/run.py` on a free port against a fresh database.
+
+    With E2E_BASE_URL set, the tests run against that server instead and nothing is started.
+    """
     if not has_script("e2e"):
         log("no e2e script in spa/package.json: skipped")
         return
     install()
     chromium = ensure_chromium()
     env = {**os.environ, "CI": "true", "CHROMIUM_PATH": chromium, "CHROME_PATH": chromium}
-    run(["npm", "run", "e2e"], cwd=SPA, env=env)
+    if env.get("E2E_BASE_URL"):
+        run(["npm", "run", "e2e"], cwd=SPA, env=env)
+        return
+    build()  # strict here: a broken SPA fails the e2e step
+    import services  # same folder; needs the venv (psycopg)
+
+    with services.running() as found:
+        server_env = {**env, **found.env()}
+        server_env["DATABASE_URL"] = e2e_database_url(server_env["DATABASE_URL"])
+        # Its own Redis database too: the e2e worker must not take other runs' messages.
+        server_env["REDIS_URL"] = urlunsplit(urlsplit(server_env["REDIS_URL"])._replace(path="/2"))
+        server_env.pop("DRAMATIQ_BROKER_URL", None)
+        port = services.free_port(0)
+        base_url = f"http://127.0.0.1:{port}"
+        database = urlsplit(server_env["DATABASE_URL"]).path.lstrip("/")
+        log(f"e2e server on {base_url}: database {database}, Redis database 2")
+        server = subprocess.Popen(  # noqa: S603
+            [sys.executable, str(ROOT / "infra" / "run.py"), "--port", str(port), "--no-spa"], env=server_env
+        )
+        try:
+            wait_for_server(base_url, server, timeout=300)
+            run(["npm", "run", "e2e"], cwd=SPA, env={**env, "E2E_BASE_URL": base_url})
+        finally:
+            if server.poll() is None:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    server.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+
+
+def wait_for_server(base_url: str, server: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"[spa] the e2e server exited with status {server.returncode} before answering")
+        try:
+            with urllib.request.urlopen(f"{base_url}/api/health", timeout=3) as resp:  # noqa: S310
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(1)
+    raise SystemExit(f"[spa] the e2e server did not become healthy within {timeout:.0f}s")
 
 
 def main(argv: list[str]) -> int:

@@ -63,8 +63,13 @@ class Api:
 def _make_tenant(name: str, email: str) -> TenantHandle:
     from tenancy.services import provision_tenant
 
-    tenant, _admin = provision_tenant(company_name=name, admin_email=email, admin_name=f"{name} Admin",
-                                      admin_password=PASSWORD, use_pool=False)
+    tenant, _admin = provision_tenant(
+        company_name=name,
+        admin_email=email,
+        admin_name=f"{name} Admin",
+        admin_password=PASSWORD,
+        use_pool=False,
+    )
     return TenantHandle(tenant=tenant, admin_email=email)
 
 
@@ -111,8 +116,12 @@ def token_for(handle: TenantHandle, role: str | None = "Admin", email: str | Non
             user = User.objects.select_related("role").get(email=handle.admin_email)
         else:
             role_obj = Role.objects.get(name=role) if role else None
-            user = create_user(email=email or f"{(role or 'norole').lower()}@{handle.schema}.test",
-                               name=f"{role} User", password=PASSWORD, role=role_obj)
+            user = create_user(
+                email=email or f"{(role or 'norole').lower()}@{handle.schema}.test",
+                name=f"{role} User",
+                password=PASSWORD,
+                role=role_obj,
+            )
         return str(session_for(user, handle.tenant)["access_token"])
     finally:
         connection.set_schema_to_public()

@@ -1,7 +1,5 @@
 """Bad input always gets a clear 4xx {"detail": ...} and changes nothing."""
 
-import json
-
 import pytest
 from django.core.management import call_command
 
@@ -9,8 +7,9 @@ from conftest import Api, token_for
 
 
 def test_malformed_json_is_a_400(api_a):
-    res = api_a.client.post("/api/role", "{not json", content_type="application/json",
-                            HTTP_AUTHORIZATION=f"Bearer {api_a.token}")
+    res = api_a.client.post(
+        "/api/role", "{not json", content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {api_a.token}"
+    )
     assert res.status_code == 400 and res.json()["detail"]
 
 
@@ -22,10 +21,19 @@ def test_wrong_types_are_a_422_naming_the_field(api_a):
     assert {tuple(e["loc"])[-1] for e in body["errors"]} >= {"name"}
 
 
-@pytest.mark.parametrize("params", [{"size": 100000}, {"page": 0}, {"page": "x"}, {"sort_by": "password"},
-                                    {"order": "sideways"}, {"filter_field": "name"},
-                                    {"filter_field": "secret", "filter_operator": "equals", "filter_value": "1"},
-                                    {"filter_field": "name", "filter_operator": "between", "filter_value": "a"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"size": 100000},
+        {"page": 0},
+        {"page": "x"},
+        {"sort_by": "password"},
+        {"order": "sideways"},
+        {"filter_field": "name"},
+        {"filter_field": "secret", "filter_operator": "equals", "filter_value": "1"},
+        {"filter_field": "name", "filter_operator": "between", "filter_value": "a"},
+    ],
+)
 def test_bad_list_parameters_are_a_422(api_a, params):
     res = api_a.get("/api/user-account", params)
     assert res.status_code == 422, res.content
@@ -50,7 +58,10 @@ def test_filter_operators(api_a, tenant_a, in_tenant):
         assert res.status_code == 200, res.json()
         return [s["name"] for s in res.json()["data"]["items"]]
 
-    assert names(filter_field="name", filter_operator="startsWith", filter_value="te") == ["Tennessee", "Texas"]
+    assert names(filter_field="name", filter_operator="startsWith", filter_value="te") == [
+        "Tennessee",
+        "Texas",
+    ]
     assert names(filter_field="name", filter_operator="endsWith", filter_value="io") == ["Ohio"]
     assert names(filter_field="code", filter_operator="equals", filter_value="tx") == ["Texas"]
     assert names(filter_field="name", filter_operator="contains", filter_value="ss") == ["Tennessee"]
@@ -59,12 +70,16 @@ def test_filter_operators(api_a, tenant_a, in_tenant):
 
 
 def test_token_of_a_deleted_tenant_is_refused(two_tenants, db, tmp_path):
-    from conftest import PASSWORD
     from tenancy.models import Tenant
 
+    from conftest import PASSWORD
+
     tenant = Tenant.objects.get(name="Doomed Co")
-    token = Api(None).post("/api/login", {"email": "admin@doomed.test", "password": PASSWORD}).json()["data"][
-        "access_token"]
+    token = (
+        Api(None)
+        .post("/api/login", {"email": "admin@doomed.test", "password": PASSWORD})
+        .json()["data"]["access_token"]
+    )
     assert Api(token).get("/api/profile").status_code == 200
     from django.db import connection
 

@@ -25,8 +25,16 @@ from core.permissions import perm, register_resource
 
 ALL_OPS = ("list", "all", "get", "create", "update", "delete")
 ALL_LIMIT = 5000
-OP_ACTIONS = {"list": "view", "all": "view", "get": "view", "export": "view", "create": "add",
-              "import": "add", "update": "change", "delete": "delete"}
+OP_ACTIONS = {
+    "list": "view",
+    "all": "view",
+    "get": "view",
+    "export": "view",
+    "create": "add",
+    "import": "add",
+    "update": "change",
+    "delete": "delete",
+}
 
 
 def partial_schema(schema: type[Schema], name: str | None = None) -> type[Schema]:
@@ -197,8 +205,13 @@ class Crud:
                 qs = crud.list_queryset(params)
                 return ok(paginate(qs, params, crud.default_size), f"{plural} retrieved successfully")
 
-            r.get(path or "", response=Envelope[Page[out]], auth=perm(f"{res}.view"),  # type: ignore[valid-type]
-                  operation_id=f"{res}_list", summary=f"List {plural.lower()}")(list_items)
+            r.get(
+                path or "",
+                response=Envelope[Page[out]],  # type: ignore[valid-type]
+                auth=perm(f"{res}.view"),  # type: ignore[valid-type]
+                operation_id=f"{res}_list",
+                summary=f"List {plural.lower()}",
+            )(list_items)
 
         if "export" in self.ops:
             basename = slugify(plural)
@@ -206,11 +219,15 @@ class Crud:
             def export_items(request: HttpRequest, params: Query[query_schema]) -> Any:  # type: ignore[valid-type]
                 return csv_io.export_response(crud.list_queryset(params), out, basename)
 
-            r.get(f"{path}/export", auth=perm(f"{res}.view"), operation_id=f"{res}_export",
-                  summary=f"Export {plural.lower()} as CSV",
-                  description=f"The list with the same search, sort and filters, without paging (at most "
-                              f"{csv_io.EXPORT_LIMIT:,} rows).",
-                  openapi_extra={"responses": csv_io.CSV_RESPONSE})(export_items)
+            r.get(
+                f"{path}/export",
+                auth=perm(f"{res}.view"),
+                operation_id=f"{res}_export",
+                summary=f"Export {plural.lower()} as CSV",
+                description=f"The list with the same search, sort and filters, without paging (at most "
+                f"{csv_io.EXPORT_LIMIT:,} rows).",
+                openapi_extra={"responses": csv_io.CSV_RESPONSE},
+            )(export_items)
 
         if "import" in self.ops:
             self._register_import(basename=slugify(plural))
@@ -221,16 +238,26 @@ class Crud:
                 qs = crud.base_queryset().order_by(crud.spec.default_sort, "id")[:ALL_LIMIT]
                 return ok(list(qs), f"{plural} retrieved successfully")
 
-            r.get(f"{path}/all", response=Envelope[list[out]], auth=perm(f"{res}.view"),  # type: ignore[valid-type]
-                  operation_id=f"{res}_all", summary=f"All {plural.lower()}")(all_items)
+            r.get(
+                f"{path}/all",
+                response=Envelope[list[out]],  # type: ignore[valid-type]
+                auth=perm(f"{res}.view"),  # type: ignore[valid-type]
+                operation_id=f"{res}_all",
+                summary=f"All {plural.lower()}",
+            )(all_items)
 
         if "get" in self.ops:
 
             def get_item(request: HttpRequest, id: int) -> Any:
                 return ok(crud.get_object(id), f"{crud.label} retrieved successfully")
 
-            r.get(f"{path}/{{int:id}}", response=Envelope[out], auth=perm(f"{res}.view"),  # type: ignore[valid-type]
-                  operation_id=f"{res}_get", summary=f"Get a {self.label.lower()}")(get_item)
+            r.get(
+                f"{path}/{{int:id}}",
+                response=Envelope[out],  # type: ignore[valid-type]
+                auth=perm(f"{res}.view"),  # type: ignore[valid-type]
+                operation_id=f"{res}_get",
+                summary=f"Get a {self.label.lower()}",
+            )(get_item)
 
         if "create" in self.ops:
 
@@ -238,8 +265,13 @@ class Crud:
                 obj = crud.do_create(payload.dict())  # type: ignore[attr-defined]
                 return ok(obj, f"{crud.label} created successfully", status=201)
 
-            r.post(path or "", response={201: Envelope[out]}, auth=perm(f"{res}.add"),  # type: ignore[valid-type]
-                   operation_id=f"{res}_create", summary=f"Create a {self.label.lower()}")(create_item)
+            r.post(
+                path or "",
+                response={201: Envelope[out]},  # type: ignore[valid-type]
+                auth=perm(f"{res}.add"),  # type: ignore[valid-type]
+                operation_id=f"{res}_create",
+                summary=f"Create a {self.label.lower()}",
+            )(create_item)
 
         if "update" in self.ops:
 
@@ -248,8 +280,13 @@ class Crud:
                 obj = crud.do_update(obj, payload.dict(exclude_unset=True))  # type: ignore[attr-defined]
                 return ok(obj, f"{crud.label} updated successfully")
 
-            r.put(f"{path}/{{int:id}}", response=Envelope[out], auth=perm(f"{res}.change"),  # type: ignore[valid-type]
-                  operation_id=f"{res}_update", summary=f"Update a {self.label.lower()}")(update_item)
+            r.put(
+                f"{path}/{{int:id}}",
+                response=Envelope[out],  # type: ignore[valid-type]
+                auth=perm(f"{res}.change"),  # type: ignore[valid-type]
+                operation_id=f"{res}_update",
+                summary=f"Update a {self.label.lower()}",
+            )(update_item)
 
         if "delete" in self.ops:
 
@@ -257,8 +294,13 @@ class Crud:
                 crud.do_delete(crud.get_object(id))
                 return ok(None, f"{crud.label} deleted successfully")
 
-            r.delete(f"{path}/{{int:id}}", response=Message, auth=perm(f"{res}.delete"),
-                     operation_id=f"{res}_delete", summary=f"Delete a {self.label.lower()}")(delete_item)
+            r.delete(
+                f"{path}/{{int:id}}",
+                response=Message,
+                auth=perm(f"{res}.delete"),
+                operation_id=f"{res}_delete",
+                summary=f"Delete a {self.label.lower()}",
+            )(delete_item)
 
     def _register_import(self, basename: str) -> None:
         r, res, path, crud = self.router, self.resource, self.path, self
@@ -271,9 +313,14 @@ class Crud:
         def import_template(request: HttpRequest) -> Any:
             return csv_io.csv_text_response([list(importer.columns)], f"{basename}-import-template.csv")
 
-        r.get(f"{path}/import/template", auth=perm(f"{res}.add"), operation_id=f"{res}_import_template",
-              summary=f"A CSV template for importing {plural}", description=columns_doc,
-              openapi_extra={"responses": csv_io.CSV_RESPONSE})(import_template)
+        r.get(
+            f"{path}/import/template",
+            auth=perm(f"{res}.add"),
+            operation_id=f"{res}_import_template",
+            summary=f"A CSV template for importing {plural}",
+            description=columns_doc,
+            openapi_extra={"responses": csv_io.CSV_RESPONSE},
+        )(import_template)
 
         def import_preview(request: HttpRequest, file: File[UploadedFile]) -> Any:
             imp = csv_io.start_import(crud, file, request.auth)  # type: ignore[attr-defined]
@@ -281,19 +328,28 @@ class Crud:
                 return ok(imp, imp.message, status=202)
             return ok(imp, imp.message)
 
-        r.post(f"{path}/import", response={200: result, 202: result}, auth=perm(f"{res}.add"),
-               operation_id=f"{res}_import_preview", summary=f"Check a CSV file of {plural} (writes nothing)",
-               description="Answers the preview: per-row errors and sample rows. Files over "
-                           f"{csv_io.SYNC_ROW_LIMIT} rows are checked by the worker (202): poll the "
-                           "import.\n\n" + columns_doc)(import_preview)
+        r.post(
+            f"{path}/import",
+            response={200: result, 202: result},
+            auth=perm(f"{res}.add"),
+            operation_id=f"{res}_import_preview",
+            summary=f"Check a CSV file of {plural} (writes nothing)",
+            description="Answers the preview: per-row errors and sample rows. Files over "
+            f"{csv_io.SYNC_ROW_LIMIT} rows are checked by the worker (202): poll the "
+            "import.\n\n" + columns_doc,
+        )(import_preview)
 
         def import_status(request: HttpRequest, import_id: int) -> Any:
             imp = csv_io.get_import(crud, import_id)
             return ok(imp, imp.message or "Import retrieved successfully")
 
-        r.get(f"{path}/import/{{int:import_id}}", response=result, auth=perm(f"{res}.add"),
-              operation_id=f"{res}_import_status",
-              summary=f"Progress and result of a {self.label.lower()} import")(import_status)
+        r.get(
+            f"{path}/import/{{int:import_id}}",
+            response=result,
+            auth=perm(f"{res}.add"),
+            operation_id=f"{res}_import_status",
+            summary=f"Progress and result of a {self.label.lower()} import",
+        )(import_status)
 
         def import_confirm(request: HttpRequest, import_id: int) -> Any:
             imp = csv_io.confirm_import(crud, import_id)
@@ -301,6 +357,10 @@ class Crud:
                 return ok(imp, imp.message, status=202)
             return ok(imp, imp.message)
 
-        r.post(f"{path}/import/{{int:import_id}}/confirm", response={200: result, 202: result},
-               auth=perm(f"{res}.add"), operation_id=f"{res}_import_confirm",
-               summary=f"Write a checked CSV file of {plural}: all rows or none")(import_confirm)
+        r.post(
+            f"{path}/import/{{int:import_id}}/confirm",
+            response={200: result, 202: result},
+            auth=perm(f"{res}.add"),
+            operation_id=f"{res}_import_confirm",
+            summary=f"Write a checked CSV file of {plural}: all rows or none",
+        )(import_confirm)

@@ -39,4 +39,10 @@ def ok(data: Any = None, message: str = "OK", status: int = 200) -> Any:
 
 
 def page_of(items: list[Any], *, total: int, page: int, size: int) -> dict[str, Any]:
-    return {"items": items, "total": total, "page": page, "size": size, "pages": math.ceil(total / size) if size else 0}
+    return {
+        "items": items,
+        "total": total,
+        "page": page,
+        "size": size,
+        "pages": math.ceil(total / size) if size else 0,
+    }

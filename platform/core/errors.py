@@ -40,7 +40,10 @@ def _describe_validation(errors: list[dict[str, Any]]) -> str:
 
 def _clean_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # pydantic puts the raw input and exception objects in `ctx`; keep what is JSON-safe and useful.
-    return [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))} for e in errors]
+    return [
+        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+        for e in errors
+    ]
 
 
 def install_error_handlers(api: NinjaAPI) -> None:
@@ -64,7 +67,10 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(AuthenticationError)
     def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-        status, detail = getattr(request, "auth_error", None) or (401, "Authentication required. Please log in.")
+        status, detail = getattr(request, "auth_error", None) or (
+            401,
+            "Authentication required. Please log in.",
+        )
         return respond(request, status, detail)
 
     @api.exception_handler(PermissionDenied)
@@ -90,7 +96,9 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(IntegrityError)
     def integrity(request: HttpRequest, exc: IntegrityError) -> HttpResponse:
         log.info("integrity error: %s", exc)
-        return respond(request, 409, "This conflicts with an existing record (a value that must be unique is taken).")
+        return respond(
+            request, 409, "This conflicts with an existing record (a value that must be unique is taken)."
+        )
 
     @api.exception_handler(DataError)
     def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:

@@ -55,9 +55,14 @@ class TenantMiddleware(Middleware):
         connection.set_tenant(tenant)
         _record(message, "running")
 
-    def after_process_message(self, broker: Any, message: Any, *, result: Any = None, exception: Any = None) -> None:
+    def after_process_message(
+        self, broker: Any, message: Any, *, result: Any = None, exception: Any = None
+    ) -> None:
         try:
-            if message.options.get(SCHEMA_OPTION) and getattr(connection, "schema_name", "public") != "public":
+            if (
+                message.options.get(SCHEMA_OPTION)
+                and getattr(connection, "schema_name", "public") != "public"
+            ):
                 if exception is None:
                     _record(message, "succeeded")
                 else:
@@ -120,6 +125,6 @@ def tenant_actor(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
                 raise MissingTenant(f"{func.__name__}: no tenant is active")
             return func(*args, **kwargs)
 
-        return dramatiq.actor(in_tenant_only, actor_name=func.__name__, tenant_required=True, **options)
+        return dramatiq.actor(in_tenant_only, actor_name=func.__name__, tenant_required=True, **options)  # type: ignore[call-overload]
 
     return wrap(fn) if fn is not None else wrap

@@ -24,10 +24,14 @@ FilterOperator = Literal["contains", "equals", "startsWith", "endsWith", "greate
 class ListParams(Schema):
     page: int = Field(1, ge=1, le=1_000_000, description="Page number, from 1")
     size: int | None = Field(None, ge=1, le=MAX_PAGE_SIZE, description="Page size; each list has its default")
-    search: str | None = Field(None, max_length=200, description="Free-text search over the list's text fields")
+    search: str | None = Field(
+        None, max_length=200, description="Free-text search over the list's text fields"
+    )
     sort_by: str | None = Field(None, max_length=64, description="A field from the list's sortable fields")
     order: Literal["asc", "desc"] | None = Field(None, description="Sort direction")
-    filter_field: str | None = Field(None, max_length=64, description="A field from the list's filterable fields")
+    filter_field: str | None = Field(
+        None, max_length=64, description="A field from the list's filterable fields"
+    )
     filter_operator: FilterOperator | None = Field(None, description="How filter_value is compared")
     filter_value: str | None = Field(
         None, max_length=200, description="The value; for `between`, two comma-separated values"
@@ -54,7 +58,12 @@ CASTERS: dict[str, Caster] = {
     "datetime": dt.datetime.fromisoformat,
     "bool": _parse_bool,
 }
-TEXT_OPERATORS = {"contains": "icontains", "equals": "iexact", "startsWith": "istartswith", "endsWith": "iendswith"}
+TEXT_OPERATORS = {
+    "contains": "icontains",
+    "equals": "iexact",
+    "startsWith": "istartswith",
+    "endsWith": "iendswith",
+}
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ _acting_user: ContextVar[Any] = ContextVar("acting_user", default=None)
 def acting_user() -> Any:
     return _acting_user.get()
 
+
 _RESOURCE_LABELS: dict[str, str] = {}
 
 
@@ -73,9 +74,12 @@ def current_user(request: HttpRequest) -> Any:
     claims = getattr(request, "claims", None)
     if claims is None:
         return None
-    from tenants.accounts.selectors import active_user_for_token
+    from core.authcache import Revoked, user_for_claims
 
-    user = active_user_for_token(claims.user_id, claims.token_version)
+    try:
+        user = user_for_claims(claims)
+    except Revoked as exc:
+        raise ApiError(401, "You have been logged out.") from exc
     request._current_user = user  # type: ignore[attr-defined]
     return user
 

@@ -69,7 +69,9 @@ def save_upload(upload: UploadedFile, purpose: str) -> StoredFile:
         raise ApiError(413, f"The file is too large: the limit is {limit // (1024 * 1024)} MB.")
     if not data:
         raise ApiError(422, "The file is empty.")
-    content_type = _sniff_image(data) if purpose == "logo" else (upload.content_type or "application/octet-stream")
+    content_type = (
+        _sniff_image(data) if purpose == "logo" else (upload.content_type or "application/octet-stream")
+    )
     name = safe_filename(upload.name or "file")
     key = f"{tenant_prefix()}{purpose}/{uuid.uuid4().hex}/{name}"
     stored_key = default_storage.save(key, ContentFile(data))

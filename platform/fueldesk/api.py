@@ -4,9 +4,8 @@ they are mounted in the order listed here."""
 from importlib import import_module
 from typing import Any
 
-from ninja import NinjaAPI
-
 from core.errors import install_error_handlers
+from ninja import NinjaAPI
 
 DOMAIN_API_MODULES = [
     "tenancy.api",

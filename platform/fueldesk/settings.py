@@ -78,7 +78,9 @@ APPEND_SLASH = False
 ROOT_URLCONF = "fueldesk.urls"
 WSGI_APPLICATION = "fueldesk.wsgi.application"
 DATABASE_ROUTERS = ("django_tenants.routers.TenantSyncRouter",)
-DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/fueldesk"))}
+DATABASES = {
+    "default": database_from_url(os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/fueldesk"))
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -136,7 +138,10 @@ if AWS_STORAGE_BUCKET_NAME:
         },
     }
 else:
-    default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": MEDIA_ROOT}}
+    default_storage = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT},
+    }
 STORAGES = {
     "default": default_storage,
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -9,16 +9,19 @@ os.environ.setdefault("LOGIN_RATE_LIMIT_PER_ACCOUNT", "100000")
 os.environ.setdefault("SIGNUP_RATE_LIMIT_PER_IP", "100000")
 os.environ.setdefault("SPARE_SCHEMA_POOL_SIZE", "0")
 
-from fueldesk.settings import *  # noqa: E402,F403
-from fueldesk.settings import CACHES  # noqa: E402
+from fueldesk.settings import *  # noqa: F403
+from fueldesk.settings import CACHES
 
 # Every run (and every xdist worker) gets its own cache namespace in the shared Redis.
 CACHES["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:8]}"
 DRAMATIQ_STUB = True
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-MEDIA_ROOT = tempfile.mkdtemp(prefix="fueldesk-media-")
+MEDIA_ROOT = tempfile.mkdtemp(prefix="fueldesk-media-")  # type: ignore[assignment]
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": MEDIA_ROOT}},
+    "default": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT},
+    },
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed: hashing is not under test here

@@ -7,6 +7,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fueldesk.settings")
 django.setup()
 
-import fueldesk.dramatiq_setup  # noqa: E402,F401  (the broker comes before the actors)
 import tenancy.tasks  # noqa: E402,F401
+
+import fueldesk.dramatiq_setup  # noqa: E402,F401  (the broker comes before the actors)
 import tenants.accounts.tasks  # noqa: E402,F401

@@ -2,6 +2,9 @@
 
 from typing import Any
 
+from core import ratelimit
+from core.envelope import Envelope, ok
+from core.storage import check_storage
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
@@ -9,9 +12,6 @@ from django.http import HttpRequest
 from ninja import Router, Schema
 from ninja.responses import Status
 
-from core import ratelimit
-from core.envelope import Envelope, ok
-from core.storage import check_storage
 from tenancy.services import provision_tenant
 from tenants.accounts.auth import session_for
 from tenants.accounts.schemas import SessionOut, SignupIn
@@ -21,14 +21,29 @@ router = Router(tags=["platform"])
 
 @router.post("/tenant", response={201: Envelope[SessionOut]}, auth=None, operation_id="tenant_signup")
 def signup(request: HttpRequest, payload: SignupIn) -> Any:
-    ratelimit.hit("signup-ip", ratelimit.client_ip(request), settings.SIGNUP_RATE_LIMIT_PER_IP, 3600,
-                  "Too many signups from this address.")
-    tenant, admin = provision_tenant(company_name=payload.company_name, admin_email=str(payload.email),
-                                     admin_name=payload.name, admin_password=payload.password)
+    ratelimit.hit(
+        "signup-ip",
+        ratelimit.client_ip(request),
+        settings.SIGNUP_RATE_LIMIT_PER_IP,
+        3600,
+        "Too many signups from this address.",
+    )
+    tenant, admin = provision_tenant(
+        company_name=payload.company_name,
+        admin_email=str(payload.email),
+        admin_name=payload.name,
+        admin_password=payload.password,
+    )
     connection.set_tenant(tenant)
     session = session_for(admin, tenant)
     connection.set_schema_to_public()
     return ok(session, f"Welcome to FuelDesk, {tenant.name} is ready.", status=201)
+
+
+@router.get("/ping", response=Envelope[None], auth=None, operation_id="ping")
+def ping(request: HttpRequest) -> Any:
+    """A no-op, for load balancers and as the baseline of the auth-overhead benchmark."""
+    return ok(None, "pong")
 
 
 class HealthOut(Schema):
@@ -37,8 +52,9 @@ class HealthOut(Schema):
     storage: str
 
 
-@router.get("/health", response={200: Envelope[HealthOut], 503: Envelope[HealthOut]}, auth=None,
-            operation_id="health")
+@router.get(
+    "/health", response={200: Envelope[HealthOut], 503: Envelope[HealthOut]}, auth=None, operation_id="health"
+)
 def health(request: HttpRequest) -> Any:
     checks = {"database": "ok", "redis": "ok", "storage": "ok"}
     try:
@@ -58,8 +74,14 @@ def health(request: HttpRequest) -> Any:
         checks["storage"] = f"error: {type(exc).__name__}"
     healthy = all(v == "ok" for v in checks.values())
     status = 200 if healthy else 503
-    return Status(status, {"status_code": status, "message": "All systems operational" if healthy else "Degraded",
-                    "data": checks})
+    return Status(
+        status,
+        {
+            "status_code": status,
+            "message": "All systems operational" if healthy else "Degraded",
+            "data": checks,
+        },
+    )
 
 
 routes = [("", router)]

@@ -74,3 +74,6 @@ class PasswordResetToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"reset for user {self.user_id} of {self.tenant_id}"

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from core.errors import ApiError
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, transaction
@@ -23,7 +24,6 @@ from django.utils.text import slugify
 from django_tenants.clone import CloneSchema
 from django_tenants.utils import schema_exists
 
-from core.errors import ApiError
 from tenancy.models import Tenant
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,8 @@ def template_row_counts() -> dict[str, int]:
     counts: dict[str, int] = {}
     with connection.cursor() as cur:
         cur.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s AND table_type = 'BASE TABLE'",
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = %s AND table_type = 'BASE TABLE'",
             [TEMPLATE_SCHEMA],
         )
         for (table,) in cur.fetchall():
@@ -85,6 +86,32 @@ def clone_template(new_schema: str) -> None:
     # DATA mode copies the migration history with the tables; the template holds no other rows
     # (template_row_counts() is checked by the tests), so no business row is ever copied.
     CloneSchema().clone_schema(TEMPLATE_SCHEMA, new_schema, "DATA", set_connection=False)
+    repair_constraint_names(TEMPLATE_SCHEMA, new_schema)
+
+
+_CONSTRAINTS_SQL = """
+    SELECT cl.relname, con.conname, pg_get_constraintdef(con.oid)
+    FROM pg_constraint con JOIN pg_class cl ON cl.oid = con.conrelid
+    JOIN pg_namespace ns ON ns.oid = cl.relnamespace WHERE ns.nspname = %s"""
+
+
+def repair_constraint_names(template: str, clone: str) -> int:
+    """The clone function recreates some UNIQUE constraints under Postgres's default names
+    (`…_key`) rather than Django's (`…_uniq`); a later migration that drops one by name would then
+    fail on cloned tenants only. Give every constraint of the clone its template name back."""
+    renamed = 0
+    with connection.cursor() as cur:
+        cur.execute(_CONSTRAINTS_SQL, [template])
+        wanted = {(t, d.replace(f"{template}.", "")): n for t, n, d in cur.fetchall()}
+        cur.execute(_CONSTRAINTS_SQL, [clone])
+        have = cur.fetchall()
+        have_names = {(t, n) for t, n, _ in have}
+        for table, name, definition in have:
+            target = wanted.get((table, definition.replace(f"{clone}.", "")))
+            if target and target != name and (table, target) not in have_names:
+                cur.execute(f'ALTER TABLE "{clone}"."{table}" RENAME CONSTRAINT "{name}" TO "{target}"')
+                renamed += 1
+    return renamed
 
 
 def create_spare() -> Tenant:
@@ -122,8 +149,9 @@ def _take_spare(new_schema: str) -> Tenant | None:
     return spare
 
 
-def provision_tenant(*, company_name: str, admin_email: str, admin_name: str, admin_password: str,
-                     use_pool: bool = True) -> tuple[Tenant, Any]:
+def provision_tenant(
+    *, company_name: str, admin_email: str, admin_name: str, admin_password: str, use_pool: bool = True
+) -> tuple[Tenant, Any]:
     """Create a company: its schema, seeded roles and its first admin. All or nothing."""
     from tenants.accounts import services as accounts
     from tenants.accounts.roles import ADMIN
@@ -153,8 +181,9 @@ def provision_tenant(*, company_name: str, admin_email: str, admin_name: str, ad
             tenant.save(verbosity=0)
             connection.set_tenant(tenant)
             roles = accounts.seed_roles()
-            admin = accounts.create_user(email=admin_email, name=admin_name, password=admin_password,
-                                         role=roles[ADMIN])
+            admin = accounts.create_user(
+                email=admin_email, name=admin_name, password=admin_password, role=roles[ADMIN]
+            )
             connection.set_schema_to_public()
     if use_pool:
         transaction.on_commit(_request_refill)
@@ -187,7 +216,16 @@ def dump_schema(tenant: Tenant, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     db = settings.DATABASES["default"]
     path = out_dir / f"{tenant.schema_name}-{timezone.now():%Y%m%d%H%M%S}.sql"
-    cmd = ["pg_dump", "--no-owner", "--schema", tenant.schema_name, "--file", str(path), "--dbname", str(db["NAME"])]
+    cmd = [
+        "pg_dump",
+        "--no-owner",
+        "--schema",
+        tenant.schema_name,
+        "--file",
+        str(path),
+        "--dbname",
+        str(db["NAME"]),
+    ]
     if db.get("HOST"):
         cmd += ["--host", str(db["HOST"])]
     if db.get("PORT"):

@@ -1,7 +1,6 @@
 """Platform-level jobs (public schema)."""
 
 import dramatiq
-
 import fueldesk.dramatiq_setup  # noqa: F401
 
 

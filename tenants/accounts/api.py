@@ -1,14 +1,14 @@
 from typing import Any
 
-from django.db import connection
-from django.http import HttpRequest
-from ninja import Router
-
 from core.crud import Crud
 from core.envelope import Envelope, Message, ok
 from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import TenantAuth, acting_user, current_user, perm
+from django.db import connection
+from django.http import HttpRequest
+from ninja import Router
+
 from tenants.accounts import auth, selectors, services
 from tenants.accounts.models import Role, User
 from tenants.accounts.schemas import (
@@ -21,6 +21,7 @@ from tenants.accounts.schemas import (
     RoleIn,
     RoleOut,
     RoleUpdate,
+    SessionInfoOut,
     SessionOut,
     UserIn,
     UserOut,
@@ -54,19 +55,44 @@ def profile(request: HttpRequest) -> Any:
     return ok(auth.profile_of(request.auth, connection.tenant), "Profile retrieved successfully")  # type: ignore[attr-defined]
 
 
-@auth_router.post("/password-reset/request", response=Message, auth=None, operation_id="auth_password_reset_request")
+@auth_router.get("/session", response=Envelope[SessionInfoOut], auth=signed_in, operation_id="auth_session")
+def session_info(request: HttpRequest) -> Any:
+    """Who this token is, read from the token and the auth cache alone (cheap; no database query)."""
+    user = request.auth  # type: ignore[attr-defined]
+    claims = request.claims  # type: ignore[attr-defined]
+    return ok(
+        {
+            "user_id": user.pk,
+            "name": user.name,
+            "role": user.role.name if user.role else None,
+            "tenant": claims.tenant_schema,
+            "expires_at": claims.exp,
+        },
+        "Session is valid",
+    )
+
+
+@auth_router.post(
+    "/password-reset/request", response=Message, auth=None, operation_id="auth_password_reset_request"
+)
 def password_reset_request(request: HttpRequest, payload: PasswordResetRequestIn) -> Any:
+    from core import ratelimit
     from django.conf import settings
 
-    from core import ratelimit
-
-    ratelimit.hit("reset-ip", ratelimit.client_ip(request), settings.LOGIN_RATE_LIMIT_PER_IP,
-                  settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS, "Too many password reset requests.")
+    ratelimit.hit(
+        "reset-ip",
+        ratelimit.client_ip(request),
+        settings.LOGIN_RATE_LIMIT_PER_IP,
+        settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS,
+        "Too many password reset requests.",
+    )
     auth.request_password_reset(payload.email)
     return ok(None, "If an account exists for this email, a link to reset the password is on its way.")
 
 
-@auth_router.post("/password-reset/confirm", response=Message, auth=None, operation_id="auth_password_reset_confirm")
+@auth_router.post(
+    "/password-reset/confirm", response=Message, auth=None, operation_id="auth_password_reset_confirm"
+)
 def password_reset_confirm(request: HttpRequest, payload: PasswordResetConfirmIn) -> Any:
     auth.confirm_password_reset(payload.token, payload.password)
     return ok(None, "Your password has been changed. You can sign in now.")
@@ -87,51 +113,106 @@ def _create_user(data: dict[str, Any]) -> User:
         role = Role.objects.filter(pk=data["role_id"]).first()
         if role is None:
             raise ApiError(422, f"role_id: no role with id {data['role_id']}.")
-    return services.create_user(email=data["email"], name=data["name"], password=data["password"],
-                                username=data.get("username"), role=role, is_active=data.get("is_active", True),
-                                phone=data.get("phone") or "")
+    return services.create_user(
+        email=data["email"],
+        name=data["name"],
+        password=data["password"],
+        username=data.get("username"),
+        role=role,
+        is_active=data.get("is_active", True),
+        phone=data.get("phone") or "",
+    )
 
 
 Crud(
-    router=users_router, resource="user", label="User", model=User, out=UserOut, create_in=UserIn,
-    update_in=UserUpdate, default_size=100, queryset=selectors.users, filters=UserQuery,
-    apply_filters=_filter_users, create=_create_user,
+    router=users_router,
+    resource="user",
+    label="User",
+    model=User,
+    out=UserOut,
+    create_in=UserIn,
+    update_in=UserUpdate,
+    default_size=100,
+    queryset=selectors.users,
+    filters=UserQuery,
+    apply_filters=_filter_users,
+    create=_create_user,
     update=lambda user, data: services.update_user(user, data),
     delete=lambda user: services.delete_user(user, acting_user=acting_user()),
-    spec=ListSpec(search=("name", "email", "username"),
-                  sort={"name": "name", "email": "email", "username": "username", "last_login": "last_login",
-                        "created_at": "created_at"},
-                  filters={"name": ("name", "str"), "email": ("email", "str"), "is_active": ("is_active", "bool"),
-                           "role_id": ("role_id", "int")},
-                  default_sort="name"),
+    spec=ListSpec(
+        search=("name", "email", "username"),
+        sort={
+            "name": "name",
+            "email": "email",
+            "username": "username",
+            "last_login": "last_login",
+            "created_at": "created_at",
+        },
+        filters={
+            "name": ("name", "str"),
+            "email": ("email", "str"),
+            "is_active": ("is_active", "bool"),
+            "role_id": ("role_id", "int"),
+        },
+        default_sort="name",
+    ),
 )
 
 
 # --- roles and permissions ---------------------------------------------------------------------
-@roles_router.get("/current-user", response=Envelope[CurrentUserOut], auth=signed_in,
-                  operation_id="role_current_user")
+@roles_router.get(
+    "/current-user", response=Envelope[CurrentUserOut], auth=signed_in, operation_id="role_current_user"
+)
 def role_current_user(request: HttpRequest) -> Any:
     user = current_user(request)
     role = selectors.roles().filter(pk=user.role_id).first() if user.role_id else None
     profile = auth.profile_of(user, connection.tenant)  # type: ignore[attr-defined]
-    return ok({"id": user.pk, "username": user.username, "name": user.name, "email": user.email, "role": role,
-               "permissions": profile["permissions"]}, "Current user retrieved successfully")
+    return ok(
+        {
+            "id": user.pk,
+            "username": user.username,
+            "name": user.name,
+            "email": user.email,
+            "role": role,
+            "permissions": profile["permissions"],
+        },
+        "Current user retrieved successfully",
+    )
 
 
 Crud(
-    router=roles_router, resource="role", label="Role", model=Role, out=RoleOut, create_in=RoleIn,
-    update_in=RoleUpdate, ops=("list", "get", "create", "update", "delete"), default_size=100,
-    queryset=selectors.roles, create=services.create_role, update=services.update_role,
+    router=roles_router,
+    resource="role",
+    label="Role",
+    model=Role,
+    out=RoleOut,
+    create_in=RoleIn,
+    update_in=RoleUpdate,
+    ops=("list", "get", "create", "update", "delete"),
+    default_size=100,
+    queryset=selectors.roles,
+    create=services.create_role,
+    update=services.update_role,
     delete=services.delete_role,
-    spec=ListSpec(search=("name", "description"), sort={"name": "name"}, filters={"name": ("name", "str")},
-                  default_sort="name"),
+    spec=ListSpec(
+        search=("name", "description"),
+        sort={"name": "name"},
+        filters={"name": ("name", "str")},
+        default_sort="name",
+    ),
 )
 
 
-@permissions_router.get("", response=Envelope[list[PermissionOut]], auth=perm("role.view"),
-                        operation_id="permission_list")
+@permissions_router.get(
+    "", response=Envelope[list[PermissionOut]], auth=perm("role.view"), operation_id="permission_list"
+)
 def permission_list(request: HttpRequest) -> Any:
     return ok(list(selectors.permissions()), "Permissions retrieved successfully")
 
 
-routes = [("", auth_router), ("/user-account", users_router), ("/role", roles_router), ("/permission", permissions_router)]
+routes = [
+    ("", auth_router),
+    ("/user-account", users_router),
+    ("/role", roles_router),
+    ("/permission", permissions_router),
+]

@@ -8,17 +8,17 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
+from core import ratelimit
+from core.errors import ApiError
+from core.tokens import issue_access_token
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
-
-from core import ratelimit
-from core.errors import ApiError
-from core.tokens import issue_access_token
 from tenancy.models import LoginDirectory, PasswordResetToken, Tenant
+
 from tenants.accounts import services
 from tenants.accounts.models import User
 
@@ -46,26 +46,48 @@ def profile_of(user: User, tenant: Tenant) -> dict[str, Any]:
     else:
         codes = list(user.role.permissions)
     return {
-        "id": user.pk, "username": user.username, "name": user.name, "email": user.email, "role": role,
-        "driver": driver, "tenant": {"name": tenant.name, "schema_name": tenant.schema_name}, "permissions": codes,
+        "id": user.pk,
+        "username": user.username,
+        "name": user.name,
+        "email": user.email,
+        "role": role,
+        "driver": driver,
+        "tenant": {"name": tenant.name, "schema_name": tenant.schema_name},
+        "permissions": codes,
     }
 
 
 def session_for(user: User, tenant: Tenant) -> dict[str, Any]:
     token = issue_access_token(
-        user_id=user.pk, tenant_schema=tenant.schema_name, token_version=user.token_version,
+        user_id=user.pk,
+        tenant_schema=tenant.schema_name,
+        token_version=user.token_version,
         role=user.role.name if user.role else None,
     )
-    return {"access_token": token, "token_type": "bearer", "expires_in": settings.ACCESS_TOKEN_TTL_SECONDS,
-            "user": profile_of(user, tenant)}
+    return {
+        "access_token": token,
+        "token_type": "bearer",
+        "expires_in": settings.ACCESS_TOKEN_TTL_SECONDS,
+        "user": profile_of(user, tenant),
+    }
 
 
 def login(request: HttpRequest, identifier: str, password: str) -> dict[str, Any]:
     identifier = identifier.strip().lower()
-    ratelimit.hit("login-ip", ratelimit.client_ip(request), settings.LOGIN_RATE_LIMIT_PER_IP,
-                  settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS, "Too many sign-in attempts from this address.")
-    ratelimit.hit("login-account", identifier, settings.LOGIN_RATE_LIMIT_PER_ACCOUNT,
-                  settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS, "Too many sign-in attempts for this account.")
+    ratelimit.hit(
+        "login-ip",
+        ratelimit.client_ip(request),
+        settings.LOGIN_RATE_LIMIT_PER_IP,
+        settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS,
+        "Too many sign-in attempts from this address.",
+    )
+    ratelimit.hit(
+        "login-account",
+        identifier,
+        settings.LOGIN_RATE_LIMIT_PER_ACCOUNT,
+        settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS,
+        "Too many sign-in attempts for this account.",
+    )
     connection.set_schema_to_public()
     entry = (
         LoginDirectory.objects.select_related("tenant")
@@ -103,15 +125,19 @@ def request_password_reset(email: str) -> None:
         return
     token = secrets.token_urlsafe(32)
     PasswordResetToken.objects.create(
-        token_hash=_hash(token), tenant=entry.tenant, user_id=entry.user_id,
+        token_hash=_hash(token),
+        tenant=entry.tenant,
+        user_id=entry.user_id,
         expires_at=timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TTL_SECONDS),
     )
     from core.jobs import send_in_tenant
+
     from tenants.accounts.tasks import send_password_reset_email
 
     schema = entry.tenant.schema_name
-    transaction.on_commit(lambda: send_in_tenant(send_password_reset_email, schema, user_id=entry.user_id,
-                                                 token=token))
+    transaction.on_commit(
+        lambda: send_in_tenant(send_password_reset_email, schema, user_id=entry.user_id, token=token)
+    )
 
 
 def confirm_password_reset(token: str, password: str) -> None:
@@ -119,8 +145,10 @@ def confirm_password_reset(token: str, password: str) -> None:
     services.validate_password(password)
     with transaction.atomic():
         row = (
-            PasswordResetToken.objects.select_for_update().select_related("tenant")
-            .filter(token_hash=_hash(token)).first()
+            PasswordResetToken.objects.select_for_update()
+            .select_related("tenant")
+            .filter(token_hash=_hash(token))
+            .first()
         )
         if row is None or row.used_at is not None or row.expires_at < timezone.now():
             raise ApiError(400, "This password reset link is invalid or has expired. Request a new one.")

@@ -97,3 +97,6 @@ class AuthEvent(models.Model):
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     user_agent = models.CharField(max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.user_id} {self.created_at:%Y-%m-%d %H:%M}"

@@ -12,22 +12,63 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
     # name: (description, resources with every action, resources with view only)
     "Dispatcher": (
         "Plans deliveries: orders, drivers, trucks and routes.",
-        {"sales_order", "delivery_ticket", "driver", "company_asset", "asset_type", "yard", "region",
-         "dispatch", "customer_ship_to", "asset"},
-        {"customer", "product", "product_category", "product_sub_category", "state", "city", "terminal",
-         "supplier", "company_settings"},
+        {
+            "sales_order",
+            "delivery_ticket",
+            "driver",
+            "company_asset",
+            "asset_type",
+            "yard",
+            "region",
+            "dispatch",
+            "customer_ship_to",
+            "asset",
+        },
+        {
+            "customer",
+            "product",
+            "product_category",
+            "product_sub_category",
+            "state",
+            "city",
+            "terminal",
+            "supplier",
+            "company_settings",
+        },
     ),
     "Accounting": (
         "Invoices, bills, pricing, taxes and payments.",
-        {"invoice", "bill", "purchase_order", "tax", "fee", "payment_term", "payment_method", "pricing_rule",
-         "customer_price", "buying_price", "job_log", "email"},
+        {
+            "invoice",
+            "bill",
+            "purchase_order",
+            "tax",
+            "fee",
+            "payment_term",
+            "payment_method",
+            "pricing_rule",
+            "customer_price",
+            "buying_price",
+            "job_log",
+            "email",
+        },
         {"customer", "supplier", "product", "sales_order", "state", "city", "company_settings"},
     ),
     "Sales": (
         "Customers, orders and quotes.",
         {"customer", "customer_ship_to", "asset", "customer_contact", "sales_order", "customer_price"},
-        {"product", "product_category", "product_sub_category", "state", "city", "fee", "tax", "payment_term",
-         "payment_method", "company_settings"},
+        {
+            "product",
+            "product_category",
+            "product_sub_category",
+            "state",
+            "city",
+            "fee",
+            "tax",
+            "payment_term",
+            "payment_method",
+            "company_settings",
+        },
     ),
     DRIVER: (
         "Sees and delivers today's orders on a phone.",
@@ -44,5 +85,9 @@ def seeded_role_permissions(name: str) -> list[str]:
         if p.resource in full or (p.resource in view_only and p.action == "view"):
             codes.append(p.code)
     if name == DRIVER:
-        codes += [p.code for p in registered_permissions() if p.code in {"sales_order.deliver", "sales_order.start_delivery"}]
+        codes += [
+            p.code
+            for p in registered_permissions()
+            if p.code in {"sales_order.deliver", "sales_order.start_delivery"}
+        ]
     return sorted(set(codes))

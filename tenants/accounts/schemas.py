@@ -1,7 +1,7 @@
 import datetime as dt
 
-from ninja import Field, Schema
 from core.fields import Email
+from ninja import Field, Schema
 
 
 class RoleRef(Schema):
@@ -36,6 +36,14 @@ class SessionOut(Schema):
     token_type: str
     expires_in: int
     user: ProfileOut
+
+
+class SessionInfoOut(Schema):
+    user_id: int
+    name: str
+    role: str | None
+    tenant: str
+    expires_at: int
 
 
 class LoginIn(Schema):

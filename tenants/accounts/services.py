@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.errors import ApiError
+from core.permissions import registered_permissions
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-
-from core.errors import ApiError
-from core.permissions import registered_permissions
 from tenancy.models import LoginDirectory, Tenant
+
 from tenants.accounts import roles as seeded
 from tenants.accounts.models import AuthEvent, Permission, Role, User
 from tenants.accounts.selectors import active_admin_count
@@ -55,12 +55,22 @@ def ensure_login_available(email: str, username: str | None, user_id: int | None
 def _sync_directory(user: User) -> None:
     tenant = _current_tenant()
     LoginDirectory.objects.update_or_create(
-        tenant=tenant, user_id=user.pk, defaults={"email": user.email.lower(), "username": user.username.lower()}
+        tenant=tenant,
+        user_id=user.pk,
+        defaults={"email": user.email.lower(), "username": user.username.lower()},
     )
 
 
-def create_user(*, email: str, name: str, password: str, username: str | None = None,
-                role: Role | None = None, is_active: bool = True, phone: str = "") -> User:
+def create_user(
+    *,
+    email: str,
+    name: str,
+    password: str,
+    username: str | None = None,
+    role: Role | None = None,
+    is_active: bool = True,
+    phone: str = "",
+) -> User:
     email = email.strip().lower()
     username = (username or email).strip()
     if not USERNAME_RE.match(username):
@@ -68,7 +78,9 @@ def create_user(*, email: str, name: str, password: str, username: str | None = 
     validate_password(password)
     ensure_login_available(email, username)
     with transaction.atomic():
-        user = User(email=email, username=username, name=name.strip(), role=role, is_active=is_active, phone=phone)
+        user = User(
+            email=email, username=username, name=name.strip(), role=role, is_active=is_active, phone=phone
+        )
         user.set_password(password)
         user.save()
         _sync_directory(user)
@@ -77,7 +89,7 @@ def create_user(*, email: str, name: str, password: str, username: str | None = 
 
 def update_user(user: User, data: dict[str, Any], *, acting_user: User | None = None) -> User:
     password = data.pop("password", None)
-    if "email" in data and data["email"]:
+    if data.get("email"):
         data["email"] = data["email"].strip().lower()
     if "username" in data and data["username"] and not USERNAME_RE.match(data["username"]):
         raise ApiError(422, "username: use 3 to 150 letters, digits or . _ @ + - characters.")
@@ -93,9 +105,13 @@ def update_user(user: User, data: dict[str, Any], *, acting_user: User | None = 
         raise ApiError(422, f"role_id: no role with id {role_id}.")
     deactivating = data.get("is_active") is False and user.is_active
     losing_admin = user.role is not None and user.role.grants_all and not (new_role and new_role.grants_all)
-    if (deactivating or losing_admin) and user.is_active and user.role and user.role.grants_all:
-        if active_admin_count(exclude_user_id=user.pk) == 0:
-            raise ApiError(409, "This is the last active admin: another admin is needed before this change.")
+    is_active_admin = user.is_active and user.role is not None and user.role.grants_all
+    if (
+        (deactivating or losing_admin)
+        and is_active_admin
+        and active_admin_count(exclude_user_id=user.pk) == 0
+    ):
+        raise ApiError(409, "This is the last active admin: another admin is needed before this change.")
     with transaction.atomic():
         for key, value in data.items():
             setattr(user, key, value)
@@ -114,7 +130,12 @@ def update_user(user: User, data: dict[str, Any], *, acting_user: User | None = 
 def delete_user(user: User, *, acting_user: User | None = None) -> None:
     if acting_user is not None and acting_user.pk == user.pk:
         raise ApiError(409, "You cannot delete your own account.")
-    if user.is_active and user.role and user.role.grants_all and active_admin_count(exclude_user_id=user.pk) == 0:
+    if (
+        user.is_active
+        and user.role
+        and user.role.grants_all
+        and active_admin_count(exclude_user_id=user.pk) == 0
+    ):
         raise ApiError(409, "This is the last active admin and cannot be deleted.")
     with transaction.atomic():
         LoginDirectory.objects.filter(tenant=_current_tenant(), user_id=user.pk).delete()
@@ -127,7 +148,11 @@ def sync_permissions() -> None:
     codes = {p.code for p in defs}
     existing = set(Permission.objects.values_list("code", flat=True))
     Permission.objects.bulk_create(
-        [Permission(code=p.code, resource=p.resource, action=p.action, name=p.name) for p in defs if p.code not in existing]
+        [
+            Permission(code=p.code, resource=p.resource, action=p.action, name=p.name)
+            for p in defs
+            if p.code not in existing
+        ]
     )
     Permission.objects.exclude(code__in=codes).delete()
 
@@ -136,13 +161,22 @@ def seed_roles() -> dict[str, Role]:
     sync_permissions()
     created: dict[str, Role] = {}
     admin, _ = Role.objects.get_or_create(
-        name=seeded.ADMIN, defaults={"grants_all": True, "is_system": True, "description": "Everything, including users and roles."}
+        name=seeded.ADMIN,
+        defaults={
+            "grants_all": True,
+            "is_system": True,
+            "description": "Everything, including users and roles.",
+        },
     )
     created[seeded.ADMIN] = admin
     for name, (description, _full, _view) in seeded.ROLE_RESOURCES.items():
-        role, was_created = Role.objects.get_or_create(
-            name=name, defaults={"is_system": True, "description": description,
-                                 "permissions": seeded.seeded_role_permissions(name)}
+        role, _ = Role.objects.get_or_create(
+            name=name,
+            defaults={
+                "is_system": True,
+                "description": description,
+                "permissions": seeded.seeded_role_permissions(name),
+            },
         )
         created[name] = role
     return created
@@ -160,12 +194,13 @@ def create_role(data: dict[str, Any]) -> Role:
     data["permissions"] = validate_permission_codes(data.get("permissions") or [])
     if Role.objects.filter(name__iexact=data["name"].strip()).exists():
         raise ApiError(409, "A role with this name already exists.")
-    return Role.objects.create(name=data["name"].strip(), description=data.get("description") or "",
-                               permissions=data["permissions"])
+    return Role.objects.create(
+        name=data["name"].strip(), description=data.get("description") or "", permissions=data["permissions"]
+    )
 
 
 def update_role(role: Role, data: dict[str, Any]) -> Role:
-    if role.grants_all and ("permissions" in data or "name" in data and data["name"] != role.name):
+    if role.grants_all and ("permissions" in data or ("name" in data and data["name"] != role.name)):
         raise ApiError(409, "The Admin role always holds every permission and cannot be renamed.")
     if "name" in data:
         name = (data["name"] or "").strip()

@@ -1,11 +1,10 @@
 """Background jobs of the accounts domain."""
 
+import fueldesk.dramatiq_setup  # noqa: F401
+from core.jobs import tenant_actor
 from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
-
-import fueldesk.dramatiq_setup  # noqa: F401
-from core.jobs import tenant_actor
 
 
 @tenant_actor

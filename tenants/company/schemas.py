@@ -1,5 +1,5 @@
-from ninja import Field, Schema
 from core.fields import Email
+from ninja import Field, Schema
 
 from tenants.geo.schemas import CityRef, StateOut
 

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from core.crud import save_object
 from core.errors import ApiError
 from core.storage import tenant_prefix
+from django.db import transaction
+
 from tenants.company.models import CompanySettings
 
 

@@ -1,27 +1,43 @@
 from typing import Any
 
-from django.http import HttpRequest
-from ninja import Query, Router
-
 from core.crud import Crud
 from core.envelope import Envelope, ok
 from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import perm
+from django.http import HttpRequest
+from ninja import Query, Router
+
 from tenants.jobs.models import JobLog
 from tenants.jobs.schemas import JobLogOut, JobLogQuery, JobLogsData
 
 router = Router(tags=["job-log"])
 
 Crud(
-    router=router, resource="job_log", label="Job log", plural="Job logs", model=JobLog, out=JobLogOut,
-    create_in=JobLogQuery, ops=("list",), default_size=20,
-    spec=ListSpec(search=("actor", "message"), sort={"created": "created", "status": "status"},
-                  filters={"status": ("status", "str"), "actor": ("actor", "str")}, default_sort="-created"),
+    router=router,
+    resource="job_log",
+    label="Job log",
+    plural="Job logs",
+    model=JobLog,
+    out=JobLogOut,
+    create_in=JobLogQuery,
+    ops=("list",),
+    default_size=20,
+    spec=ListSpec(
+        search=("actor", "message"),
+        sort={"created": "created", "status": "status"},
+        filters={"status": ("status", "str"), "actor": ("actor", "str")},
+        default_sort="-created",
+    ),
 )
 
 
-@router.get("/get-logs", response=Envelope[JobLogsData], auth=perm("job_log.view"), operation_id="job_log_for_document")
+@router.get(
+    "/get-logs",
+    response=Envelope[JobLogsData],
+    auth=perm("job_log.view"),
+    operation_id="job_log_for_document",
+)
 def get_logs(request: HttpRequest, query: Query[JobLogQuery]) -> Any:
     if not query.invoice_id and not query.bill_id:
         raise ApiError(422, "Give an invoice_id or a bill_id.")

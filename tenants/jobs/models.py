@@ -26,3 +26,6 @@ class JobLog(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.actor} {self.status}"

@@ -19,7 +19,9 @@ def record_job(message: Any, status: str, error: str = "") -> JobLog:
             "actor": message.actor_name,
             "invoice_id": kwargs.get("invoice_id"),
             "bill_id": kwargs.get("bill_id"),
-            "message": DESCRIPTIONS.get(message.actor_name, message.actor_name.replace("_", " ").capitalize()),
+            "message": DESCRIPTIONS.get(
+                message.actor_name, message.actor_name.replace("_", " ").capitalize()
+            ),
         },
     )
     log.status = status

@@ -13,7 +13,7 @@ from conftest import token_for
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fueldesk.settings_test")
 
-from fueldesk.wsgi import application  # noqa: E402
+from fueldesk.wsgi import application
 
 
 def _load_schema() -> schemathesis.openapi.loaders.OpenApiSchema:  # type: ignore[name-defined]
@@ -23,7 +23,9 @@ def _load_schema() -> schemathesis.openapi.loaders.OpenApiSchema:  # type: ignor
 
     from fueldesk.api import api
 
-    loaded = schemathesis.openapi.from_dict(json.loads(json.dumps(api.get_openapi_schema(path_prefix="/api"))))
+    loaded = schemathesis.openapi.from_dict(
+        json.loads(json.dumps(api.get_openapi_schema(path_prefix="/api")))
+    )
     loaded.app = application
     loaded.location = "/api/openapi.json"
     return loaded
@@ -56,12 +58,23 @@ def admin_headers(tenant_a):
 
 
 @schema.parametrize()
-@settings(max_examples=MAX_EXAMPLES, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.filter_too_much])
+@settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
 def test_api_never_fails_and_matches_its_schema(case, admin_headers):
     if case.operation.definition.raw.get("operationId") in SKIP_OPERATIONS:
         pytest.skip("ends the session under test")
     response = case.call(headers=admin_headers)
-    assert response.status_code < 500, (case.method, case.formatted_path, response.status_code, response.text[:500])
+    assert response.status_code < 500, (
+        case.method,
+        case.formatted_path,
+        response.status_code,
+        response.text[:500],
+    )
     case.validate_response(response, checks=(schemathesis.checks.response_schema_conformance,))

@@ -1,8 +1,9 @@
 """Tenant B's token never reads or changes tenant A's rows, on every route of the API.
 
-A gets three rows of every tenant model and B one, so the ids overlap: id 1 is B's own row while
-ids 2 and 3 exist only in A. Every route with an integer path parameter is called with B's token
-for ids 2 and 3 with each of its methods; each must answer 403/404/405/422 and A must be unchanged.
+Both tenants hold their seeded rows under the same low ids (overlapping ids), plus a row of every
+tenant model each; A's factory rows are then given ids from 5001, which exist in A only. Every route
+with an integer path parameter is called with B's token for those ids with each of its methods; each
+must answer 403/404/405/409/422, and every table of A must be unchanged.
 """
 
 from __future__ import annotations
@@ -39,12 +40,23 @@ def test_the_isolation_suite_sees_the_routes() -> None:
     assert len(routes) >= 15
 
 
+A_ONLY_IDS = (5001, 5002, 5003)
+
+
 @pytest.fixture
 def overlapping(tenant_a, tenant_b, in_tenant):
-    with in_tenant(tenant_a):
-        made_a = fill_tenant(3)
     with in_tenant(tenant_b):
         fill_tenant(1)
+    with in_tenant(tenant_a):
+        with connection.cursor() as cur:
+            cur.execute(
+                """SELECT pg_get_serial_sequence(quote_ident(table_name), column_name)
+                   FROM information_schema.columns
+                   WHERE table_schema = current_schema() AND is_identity = 'YES'"""
+            )
+            for (seq,) in cur.fetchall():
+                cur.execute("SELECT setval(%s, 5000)", [seq])
+        made_a = fill_tenant(3)
     return made_a
 
 
@@ -53,7 +65,7 @@ def test_tenant_b_cannot_reach_tenant_a_rows(method, path, tenant_a, tenant_b, o
     with in_tenant(tenant_a):
         before = table_fingerprint()
     api_b = Api(token_for(tenant_b))
-    for target in (2, 3, 999_999):
+    for target in (*A_ONLY_IDS, 999_999):
         url = re.sub(r"\{[^}]+\}", str(target), path)
         res = api_b.call(method, url, {} if method in {"POST", "PUT"} else None)
         assert res.status_code in ALLOWED, (method, url, res.status_code, res.content[:300])

@@ -37,8 +37,10 @@ def describe_schema(schema: str) -> dict[str, object]:
             [schema],
         )
         constraints = cur.fetchall()
-        cur.execute("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = %s ORDER BY 1, 2",
-                    [schema])
+        cur.execute(
+            "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = %s ORDER BY 1, 2",
+            [schema],
+        )
         indexes = cur.fetchall()
         cur.execute(
             """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -47,7 +49,15 @@ def describe_schema(schema: str) -> dict[str, object]:
         )
         sequences = cur.fetchall()
     text = repr((columns, constraints, indexes, sequences))
-    return {"text": re.sub(rf"\b{re.escape(schema)}\b", "<schema>", text), "tables": {c[0] for c in columns}}
+
+    def norm(rows: list) -> set:
+        return {re.sub(rf"\b{re.escape(schema)}\b", "<schema>", repr(r)) for r in rows}
+
+    return {
+        "text": re.sub(rf"\b{re.escape(schema)}\b", "<schema>", text),
+        "tables": {c[0] for c in columns},
+        "items": norm(columns) | norm(constraints) | norm(indexes) | norm(sequences),
+    }
 
 
 @pytest.fixture
@@ -72,6 +82,7 @@ def test_cloned_schema_equals_a_freshly_migrated_one(fresh_and_cloned):
     a, b = describe_schema(fresh), describe_schema(cloned)
     assert len(a["tables"]) >= 10
     assert a["tables"] == b["tables"]
+    assert sorted(a["items"] - b["items"]) == [] and sorted(b["items"] - a["items"]) == []
     assert a["text"] == b["text"]
 
 
@@ -92,13 +103,13 @@ def test_every_identity_key_of_a_clone_uses_its_own_sequence(fresh_and_cloned):
             cur.execute("SELECT nextval(%s)", [seq])
             value = cur.fetchone()[0]
             if table == "django_migrations":  # the only table the template holds rows in
-                cur.execute(f'SELECT max(id) FROM "{cloned}".django_migrations')  # noqa: S608
+                cur.execute(f'SELECT max(id) FROM "{cloned}".django_migrations')
                 assert value > cur.fetchone()[0]
                 continue
             assert value == 1, table  # a new tenant's keys start at 1
             cur.execute("SELECT pg_get_serial_sequence(%s, %s)", [f'"{TEMPLATE_SCHEMA}"."{table}"', column])
             template_seq = cur.fetchone()[0]
-            cur.execute(f"SELECT last_value, is_called FROM {template_seq}")  # noqa: S608
+            cur.execute(f"SELECT last_value, is_called FROM {template_seq}")
             assert cur.fetchone()[1] is False, f"cloning advanced the template's sequence of {table}"
 
 
@@ -112,16 +123,26 @@ def test_signup_renames_a_spare_schema_and_an_empty_pool_still_works(two_tenants
 
     refill_spares(1)
     spare = Tenant.objects.get(status=Tenant.Status.SPARE)
-    tenant, admin = provision_tenant(company_name="Pool Co", admin_email="a@pool.test", admin_name="A",
-                                     admin_password="Pool-pass-2026")
+    tenant, _admin = provision_tenant(
+        company_name="Pool Co", admin_email="a@pool.test", admin_name="A", admin_password="Pool-pass-2026"
+    )
     assert tenant.pk == spare.pk and tenant.schema_name.startswith("t_pool_co_")
     assert not Tenant.objects.filter(status=Tenant.Status.SPARE).exists()
-    tenant2, _ = provision_tenant(company_name="No Pool Co", admin_email="a@nopool.test", admin_name="B",
-                                  admin_password="Pool-pass-2026")
+    tenant2, _ = provision_tenant(
+        company_name="No Pool Co",
+        admin_email="a@nopool.test",
+        admin_name="B",
+        admin_password="Pool-pass-2026",
+    )
     for t in (tenant, tenant2):
         connection.set_tenant(t)
-        assert set(Role.objects.values_list("name", flat=True)) == {"Admin", "Dispatcher", "Accounting", "Sales",
-                                                                    "Driver"}
+        assert set(Role.objects.values_list("name", flat=True)) == {
+            "Admin",
+            "Dispatcher",
+            "Accounting",
+            "Sales",
+            "Driver",
+        }
         assert User.objects.get().role.name == "Admin"
         connection.set_schema_to_public()
 

@@ -55,12 +55,18 @@ def test_logout_revokes_the_token(api_a):
 
 
 def test_expired_and_forged_tokens_are_refused(tenant_a):
-    expired = jwt.encode({"sub": "1", "tid": tenant_a.schema, "jti": "x", "exp": int(time.time()) - 5},
-                         settings.JWT_SIGNING_KEY, algorithm="HS256")
+    expired = jwt.encode(
+        {"sub": "1", "tid": tenant_a.schema, "jti": "x", "exp": int(time.time()) - 5},
+        settings.JWT_SIGNING_KEY,
+        algorithm="HS256",
+    )
     res = Api(expired).get("/api/profile")
     assert res.status_code == 401 and res.json()["detail"] == "Session expired. Please log in again."
-    forged = jwt.encode({"sub": "1", "tid": tenant_a.schema, "jti": "x", "exp": int(time.time()) + 60},
-                        "not-the-key", algorithm="HS256")
+    forged = jwt.encode(
+        {"sub": "1", "tid": tenant_a.schema, "jti": "x", "exp": int(time.time()) + 60},
+        "not-the-key",
+        algorithm="HS256",
+    )
     res = Api(forged).get("/api/profile")
     assert res.status_code == 401 and res.json()["detail"] == "Invalid authentication token."
     assert Api("garbage").get("/api/profile").status_code == 401
@@ -84,6 +90,7 @@ def test_token_of_a_suspended_tenant_gets_403_and_resumes(tenant_a, api_a):
 
 @pytest.mark.parametrize("password", ["short1", "onlyletterslong", "1234567890123"])
 def test_weak_passwords_are_refused_at_signup(anon, db, password):
-    res = anon.post("/api/tenant", {"company_name": "Weak Co", "name": "W", "email": "w@weak.test",
-                                    "password": password})
+    res = anon.post(
+        "/api/tenant", {"company_name": "Weak Co", "name": "W", "email": "w@weak.test", "password": password}
+    )
     assert res.status_code == 422 and res.json()["detail"].startswith("The password is too weak")

@@ -37,11 +37,16 @@ def request_reset(anon: Api, email: str):
     return anon.post("/api/password-reset/request", {"email": email})
 
 
-def test_reset_link_arrives_by_smtp_and_sets_a_new_password(tenant_a, anon, jobs, smtp_server,
-                                                            django_capture_on_commit_callbacks):
+def test_reset_link_arrives_by_smtp_and_sets_a_new_password(
+    tenant_a, anon, jobs, smtp_server, django_capture_on_commit_callbacks
+):
     port, inbox = smtp_server
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
-                           EMAIL_PORT=port, EMAIL_USE_TLS=False):
+    with override_settings(
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT=port,
+        EMAIL_USE_TLS=False,
+    ):
         with django_capture_on_commit_callbacks(execute=True):
             res = request_reset(anon, tenant_a.admin_email)
         assert res.status_code == 200
@@ -58,15 +63,19 @@ def test_reset_link_arrives_by_smtp_and_sets_a_new_password(tenant_a, anon, jobs
 
     res = anon.post("/api/password-reset/confirm", {"token": token, "password": "Brand-new-pass-7"})
     assert res.status_code == 200, res.json()
-    assert anon.post("/api/login", {"email": tenant_a.admin_email, "password": "Brand-new-pass-7"}).status_code == 200
+    assert (
+        anon.post("/api/login", {"email": tenant_a.admin_email, "password": "Brand-new-pass-7"}).status_code
+        == 200
+    )
     again = anon.post("/api/password-reset/confirm", {"token": token, "password": "Another-pass-8"})
     assert again.status_code == 400 and "invalid or has expired" in again.json()["detail"]
     from conftest import PASSWORD
 
     anon.post("/api/password-reset/request", {"email": "x@y.test"})
     # put the shared admin's password back for the other tests of the session
-    from tenants.accounts.models import User
     from django.db import connection
+
+    from tenants.accounts.models import User
 
     connection.set_tenant(tenant_a.tenant)
     user = User.objects.get(email=tenant_a.admin_email)
@@ -79,7 +88,10 @@ def test_unknown_email_gets_the_same_answer_and_no_mail(anon, db, jobs, django_c
     with django_capture_on_commit_callbacks(execute=True):
         res = request_reset(anon, "nobody@nowhere.test")
     assert res.status_code == 200
-    assert res.json()["message"] == "If an account exists for this email, a link to reset the password is on its way."
+    assert (
+        res.json()["message"]
+        == "If an account exists for this email, a link to reset the password is on its way."
+    )
     assert jobs() == 0 and mail.outbox == []
 
 

@@ -20,8 +20,9 @@ def png_bytes(color: str = "red") -> bytes:
 def upload(api: Api, data: bytes, name: str = "logo.png", purpose: str = "logo"):
     f = io.BytesIO(data)
     f.name = name
-    return api.client.post("/api/storage/upload-file", {"file": f, "purpose": purpose},
-                           HTTP_AUTHORIZATION=f"Bearer {api.token}")
+    return api.client.post(
+        "/api/storage/upload-file", {"file": f, "purpose": purpose}, HTTP_AUTHORIZATION=f"Bearer {api.token}"
+    )
 
 
 def test_settings_are_created_read_and_updated_with_a_logo(api_a, in_tenant, tenant_a):
@@ -36,10 +37,17 @@ def test_settings_are_created_read_and_updated_with_a_logo(api_a, in_tenant, ten
     with in_tenant(tenant_a):
         tx = State.objects.create(name="Texas", code="TX")
         houston = City.objects.create(name="Houston", state=tx)
-    res = api_a.post("/api/company-settings/", {
-        "company_name": "Alpha Fuels LLC", "address_one": "1 Main St", "state_id": tx.pk, "city_id": houston.pk,
-        "email": "office@alpha.test", "logo": [{k: logo[k] for k in ("file_key", "file_name", "file_path",
-                                                                     "full_path", "file_url")}]})
+    res = api_a.post(
+        "/api/company-settings/",
+        {
+            "company_name": "Alpha Fuels LLC",
+            "address_one": "1 Main St",
+            "state_id": tx.pk,
+            "city_id": houston.pk,
+            "email": "office@alpha.test",
+            "logo": [{k: logo[k] for k in ("file_key", "file_name", "file_path", "full_path", "file_url")}],
+        },
+    )
     assert res.status_code == 201, res.json()
     body = res.json()
     assert body["message"] == "Company settings created successfully"
@@ -86,8 +94,13 @@ def test_a_tenants_file_is_not_readable_with_another_tenants_token(api_a, api_b)
 
 def test_company_logo_from_another_tenant_is_refused(api_a, api_b):
     logo = upload(api_a, png_bytes()).json()["data"]
-    res = api_b.post("/api/company-settings/", {"company_name": "Bravo", "logo": [
-        {k: logo[k] for k in ("file_key", "file_name", "file_path", "full_path", "file_url")}]})
+    res = api_b.post(
+        "/api/company-settings/",
+        {
+            "company_name": "Bravo",
+            "logo": [{k: logo[k] for k in ("file_key", "file_name", "file_path", "full_path", "file_url")}],
+        },
+    )
     assert res.status_code == 422
 
 
@@ -97,8 +110,11 @@ def s3_server():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -108,8 +124,13 @@ def s3_server():
             time.sleep(0.1)
     import boto3
 
-    client = boto3.client("s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id="test",
-                          aws_secret_access_key="test")  # noqa: S106
+    client = boto3.client(
+        "s3",
+        endpoint_url=url,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
     client.create_bucket(Bucket="fueldesk-test")
     yield url, client
     proc.terminate()
@@ -120,10 +141,16 @@ def test_uploads_go_to_s3_under_the_tenant_prefix(api_a, api_b, tenant_a, s3_ser
     url, client = s3_server
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
-    s3 = {"BACKEND": "storages.backends.s3.S3Storage",
-          "OPTIONS": {"bucket_name": "fueldesk-test", "endpoint_url": url, "region_name": "us-east-1"}}
-    with override_settings(STORAGES={"default": s3, "staticfiles": {
-            "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}):
+    s3 = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {"bucket_name": "fueldesk-test", "endpoint_url": url, "region_name": "us-east-1"},
+    }
+    with override_settings(
+        STORAGES={
+            "default": s3,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+    ):
         # override_settings(STORAGES) resets Django's storage handler and default_storage itself.
         res = upload(api_a, png_bytes("green"))
         assert res.status_code == 201, res.json()

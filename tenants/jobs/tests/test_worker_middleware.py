@@ -2,10 +2,10 @@
 
 import dramatiq
 import pytest
+from core.jobs import SCHEMA_OPTION, MissingTenant, tenant_actor
 from django.db import connection
 
 from conftest import run_queued_jobs
-from core.jobs import SCHEMA_OPTION, MissingTenant, tenant_actor
 
 SEEN: list[str] = []
 
@@ -36,7 +36,7 @@ def test_messages_run_in_the_tenant_that_sent_them(tenant_a, tenant_b, in_tenant
         remember_schema.send("b")
     assert msg.options[SCHEMA_OPTION] == tenant_a.schema
     run_queued_jobs()
-    assert SEEN == [f"a:{tenant_a.schema}", f"b:{tenant_b.schema}"]
+    assert [f"a:{tenant_a.schema}", f"b:{tenant_b.schema}"] == SEEN
     assert connection.schema_name == "public"
 
 

@@ -8,7 +8,9 @@ from tenants.accounts.services import sync_permissions
 
 
 class Command(BaseCommand):
-    help = "Migrate the public schema, the tenant template, the spare pool and every tenant; sync permissions."
+    help = (
+        "Migrate the public schema, the tenant template, the spare pool and every tenant; sync permissions."
+    )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument("--no-spares", action="store_true", help="Do not fill the spare-schema pool")

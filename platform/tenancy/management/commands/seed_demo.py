@@ -10,9 +10,11 @@ from tenants.accounts.services import create_user
 DEMO_COMPANY = "Demo Fuel Co"
 ADMIN = ("admin@demo.fueldesk.test", "Dana Admin", "DemoAdmin2026")
 DRIVER_LOGIN = ("driver@demo.fueldesk.test", "Dave Driver", "DemoDriver2026")
-STATES = [("Texas", "TX", ["Houston", "Dallas", "Austin", "San Antonio"]),
-          ("Oklahoma", "OK", ["Oklahoma City", "Tulsa"]),
-          ("Louisiana", "LA", ["Baton Rouge", "Lafayette", "Shreveport"])]
+STATES = [
+    ("Texas", "TX", ["Houston", "Dallas", "Austin", "San Antonio"]),
+    ("Oklahoma", "OK", ["Oklahoma City", "Tulsa"]),
+    ("Louisiana", "LA", ["Baton Rouge", "Lafayette", "Shreveport"]),
+]
 
 
 class Command(BaseCommand):
@@ -22,8 +24,9 @@ class Command(BaseCommand):
         connection.set_schema_to_public()
         tenant = Tenant.objects.filter(name=DEMO_COMPANY, status=Tenant.Status.ACTIVE).first()
         if tenant is None:
-            tenant, _ = provision_tenant(company_name=DEMO_COMPANY, admin_email=ADMIN[0], admin_name=ADMIN[1],
-                                         admin_password=ADMIN[2])
+            tenant, _ = provision_tenant(
+                company_name=DEMO_COMPANY, admin_email=ADMIN[0], admin_name=ADMIN[1], admin_password=ADMIN[2]
+            )
         connection.set_tenant(tenant)
         try:
             with transaction.atomic():
@@ -46,10 +49,16 @@ class Command(BaseCommand):
                 City.objects.get_or_create(name=city, state=state)
         user = User.objects.filter(email=DRIVER_LOGIN[0]).first()
         if user is None:
-            user = create_user(email=DRIVER_LOGIN[0], name=DRIVER_LOGIN[1], password=DRIVER_LOGIN[2],
-                               role=Role.objects.get(name=DRIVER))
-        Driver.objects.get_or_create(user=user, defaults={"name": user.name, "phone": "+1 555 0100",
-                                                          "email": user.email, "licence_class": "A"})
+            user = create_user(
+                email=DRIVER_LOGIN[0],
+                name=DRIVER_LOGIN[1],
+                password=DRIVER_LOGIN[2],
+                role=Role.objects.get(name=DRIVER),
+            )
+        Driver.objects.get_or_create(
+            user=user,
+            defaults={"name": user.name, "phone": "+1 555 0100", "email": user.email, "licence_class": "A"},
+        )
         try:
             from tenants.demo import seed_master_data  # written by the master-data work; optional until then
         except ImportError:

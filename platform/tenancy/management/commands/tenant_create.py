@@ -1,6 +1,6 @@
+from core.errors import ApiError
 from django.core.management.base import BaseCommand, CommandError
 
-from core.errors import ApiError
 from tenancy.services import provision_tenant
 
 
@@ -15,9 +15,14 @@ class Command(BaseCommand):
 
     def handle(self, *args, **o):  # type: ignore[no-untyped-def]
         try:
-            tenant, admin = provision_tenant(company_name=o["company_name"], admin_email=o["admin_email"],
-                                             admin_name=o["admin_name"], admin_password=o["admin_password"])
+            tenant, admin = provision_tenant(
+                company_name=o["company_name"],
+                admin_email=o["admin_email"],
+                admin_name=o["admin_name"],
+                admin_password=o["admin_password"],
+            )
         except ApiError as exc:
             raise CommandError(str(exc)) from exc
-        self.stdout.write(self.style.SUCCESS(
-            f"Created {tenant.name} (schema {tenant.schema_name}); admin {admin.email}"))
+        self.stdout.write(
+            self.style.SUCCESS(f"Created {tenant.name} (schema {tenant.schema_name}); admin {admin.email}")
+        )

@@ -1,7 +1,7 @@
+from core.errors import ApiError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from core.errors import ApiError
 from tenancy.management.commands._base import find_tenant
 from tenants.accounts.models import Role
 from tenants.accounts.roles import ADMIN
@@ -21,8 +21,9 @@ class Command(BaseCommand):
         tenant = find_tenant(o["tenant"])
         connection.set_tenant(tenant)
         try:
-            user = create_user(email=o["email"], name=o["name"], password=o["password"],
-                               role=Role.objects.get(name=ADMIN))
+            user = create_user(
+                email=o["email"], name=o["name"], password=o["password"], role=Role.objects.get(name=ADMIN)
+            )
         except ApiError as exc:
             raise CommandError(str(exc)) from exc
         finally:

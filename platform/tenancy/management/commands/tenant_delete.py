@@ -18,7 +18,9 @@ class Command(BaseCommand):
     def handle(self, *args, **o):  # type: ignore[no-untyped-def]
         tenant = find_tenant(o["tenant"])
         if not o["yes"]:
-            answer = input(f"Delete {tenant.name} ({tenant.schema_name}) and all its data? Type the schema name: ")
+            answer = input(
+                f"Delete {tenant.name} ({tenant.schema_name}) and all its data? Type the schema name: "
+            )
             if answer.strip() != tenant.schema_name:
                 raise CommandError("Not confirmed; nothing was deleted.")
         dump = delete_tenant(tenant, Path(o["dump_dir"]))

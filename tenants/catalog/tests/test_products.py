@@ -179,5 +179,5 @@ def test_roles_without_the_permission_are_refused(tenant_a, api_a):
     assert driver.get("/api/product-category/all").status_code == 403
 
 
-def test_unsigned_requests_are_refused(anon):
+def test_unsigned_requests_are_refused(anon, db):  # the tenant middleware reads Domains
     assert anon.get(PRODUCTS).status_code == 401

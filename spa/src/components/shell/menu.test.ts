@@ -69,3 +69,9 @@ describe('menu data (spec section 2)', () => {
     expect(titleForPath('/state')).toBe('States');
   });
 });
+
+describe('menu button labels', () => {
+  it('are the start of the group title, so the accessible name contains the visible text', () => {
+    for (const g of MENU) expect(g.title.startsWith(g.buttonLabel ?? g.title)).toBe(true);
+  });
+});

@@ -32,7 +32,7 @@ export interface MenuItem {
 }
 
 export const MENU: readonly MenuItem[] = [
-  { id: 'dashboard', title: 'Dashboard', buttonLabel: 'Home', color: '#1565c0', icon: 'dashboard', subItems: [] },
+  { id: 'dashboard', title: 'Dashboard', buttonLabel: 'Dashboard', color: '#1565c0', icon: 'dashboard', subItems: [] },
   {
     id: 'sales',
     title: 'Sales (AR)',
@@ -65,7 +65,7 @@ export const MENU: readonly MenuItem[] = [
   {
     id: 'operations',
     title: 'Operations & Logistics',
-    buttonLabel: 'Ops',
+    buttonLabel: 'Operations',
     color: '#ef6c00',
     icon: 'operations',
     subItems: [
@@ -109,7 +109,7 @@ export const MENU: readonly MenuItem[] = [
   {
     id: 'integrations',
     title: 'Integrations',
-    buttonLabel: 'Integrate',
+    buttonLabel: 'Integrations',
     color: '#4e342e',
     icon: 'integrations',
     subItems: [

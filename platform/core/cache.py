@@ -1,0 +1,31 @@
+"""Django's Redis cache backend, reusing one redis client per connection pool.
+
+Django's RedisCacheClient builds a new `redis.Redis` for every cache call; with redis-py 8 that
+costs milliseconds (its response-callback table is rebuilt each time), which dominated the cost of
+an authenticated request. `redis.Redis` is thread-safe over its pool, so one per pool is enough.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+
+class _ReusingClient(RedisCacheClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+        return client
+
+
+class ReusingRedisCache(RedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _ReusingClient

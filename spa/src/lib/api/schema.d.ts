@@ -4,6 +4,24 @@
  */
 
 export interface paths {
+    "/api/asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List assets */
+        get: operations["asset_list"];
+        put?: never;
+        /** Create a asset */
+        post: operations["asset_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/asset-type": {
         parameters: {
             query?: never;
@@ -70,6 +88,45 @@ export interface paths {
          * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
          */
         get: operations["asset_type_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a asset */
+        get: operations["asset_get"];
+        /** Update a asset */
+        put: operations["asset_update"];
+        post?: never;
+        /** Delete a asset */
+        delete: operations["asset_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export assets as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["asset_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -254,6 +311,605 @@ export interface paths {
         get?: never;
         /** Update a company settings */
         put: operations["company_settings_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-company-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customer company types */
+        get: operations["customer_company_type_list"];
+        put?: never;
+        /** Create a customer company type */
+        post: operations["customer_company_type_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-company-type/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer company type */
+        get: operations["customer_company_type_get"];
+        /** Update a customer company type */
+        put: operations["customer_company_type_update"];
+        post?: never;
+        /** Delete a customer company type */
+        delete: operations["customer_company_type_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-company-type/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All customer company types */
+        get: operations["customer_company_type_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-company-type/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export customer company types as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["customer_company_type_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customer contacts */
+        get: operations["customer_contact_list"];
+        put?: never;
+        /** Create a customer contact */
+        post: operations["customer_contact_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact-service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List contact services */
+        get: operations["customer_contact_service_list"];
+        put?: never;
+        /** Create a contact service */
+        post: operations["customer_contact_service_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact-service/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a contact service */
+        get: operations["customer_contact_service_get"];
+        /** Update a contact service */
+        put: operations["customer_contact_service_update"];
+        post?: never;
+        /** Delete a contact service */
+        delete: operations["customer_contact_service_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact-service/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All contact services */
+        get: operations["customer_contact_service_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact-service/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contact services as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["customer_contact_service_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer contact */
+        get: operations["customer_contact_get"];
+        /** Update a customer contact */
+        put: operations["customer_contact_update"];
+        post?: never;
+        /** Delete a customer contact */
+        delete: operations["customer_contact_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export customer contacts as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["customer_contact_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-contact/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The services contacts can subscribe to */
+        get: operations["customer_contact_services"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List ship-tos */
+        get: operations["customer_ship_to_list"];
+        put?: never;
+        /** Create a ship-to */
+        post: operations["customer_ship_to_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a ship-to */
+        get: operations["customer_ship_to_get"];
+        /** Update a ship-to */
+        put: operations["customer_ship_to_update"];
+        post?: never;
+        /** Delete a ship-to */
+        delete: operations["customer_ship_to_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All ship-tos */
+        get: operations["customer_ship_to_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export ship-tos as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["customer_ship_to_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a CSV file of ship-tos (writes nothing)
+         * @description Answers the preview: per-row errors and sample rows. Files over 300 rows are checked by the worker (202): poll the import.
+         *
+         *     Importable columns (a header row is required; other columns are ignored):
+         *     - `customer`: Required. The customer's account number (or exact name), or a customer_id column.
+         *     - `name`: Required. The location's name, e.g. 'North yard'.
+         *     - `address_one`: Street address.
+         *     - `address_two`: Suite, unit, building.
+         *     - `city`: City name (within the state when one is given), or a city_id column.
+         *     - `state`: State code (TX) or name (Texas), or a state_id column.
+         *     - `zip_code`: ZIP code.
+         *     - `latitude`: Decimal degrees, -90 to 90.
+         *     - `longitude`: Decimal degrees, -180 to 180.
+         *     - `delivery_instructions`: Free text for the driver.
+         *     - `access_hours`: e.g. Mon-Fri 6am-4pm.
+         *     - `is_active`: Default true.
+         */
+        post: operations["customer_ship_to_import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to/import/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and result of a ship-to import */
+        get: operations["customer_ship_to_import_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to/import/{import_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a checked CSV file of ship-tos: all rows or none */
+        post: operations["customer_ship_to_import_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-ship-to/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV template for importing ship-tos
+         * @description Importable columns (a header row is required; other columns are ignored):
+         *     - `customer`: Required. The customer's account number (or exact name), or a customer_id column.
+         *     - `name`: Required. The location's name, e.g. 'North yard'.
+         *     - `address_one`: Street address.
+         *     - `address_two`: Suite, unit, building.
+         *     - `city`: City name (within the state when one is given), or a city_id column.
+         *     - `state`: State code (TX) or name (Texas), or a state_id column.
+         *     - `zip_code`: ZIP code.
+         *     - `latitude`: Decimal degrees, -90 to 90.
+         *     - `longitude`: Decimal degrees, -180 to 180.
+         *     - `delivery_instructions`: Free text for the driver.
+         *     - `access_hours`: e.g. Mon-Fri 6am-4pm.
+         *     - `is_active`: Default true.
+         */
+        get: operations["customer_ship_to_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers */
+        get: operations["customer_list"];
+        put?: never;
+        /** Create a customer */
+        post: operations["customer_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer */
+        get: operations["customer_get"];
+        /** Update a customer */
+        put: operations["customer_update"];
+        post?: never;
+        /** Delete a customer */
+        delete: operations["customer_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a customer's status */
+        put: operations["customer_set_status"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All customers */
+        get: operations["customer_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export customers as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["customer_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a CSV file of customers (writes nothing)
+         * @description Answers the preview: per-row errors and sample rows. Files over 300 rows are checked by the worker (202): poll the import.
+         *
+         *     Importable columns (a header row is required; other columns are ignored):
+         *     - `name`: Required. The customer's name.
+         *     - `account_number`: Unique; generated (C000123) when blank.
+         *     - `status`: active (default), on_hold, credit_hold or inactive.
+         *     - `company_type`: A customer company type, by name (or a company_type_id column).
+         *     - `address_one`: Street address.
+         *     - `address_two`: Suite, unit, building.
+         *     - `city`: City name (within the state when one is given), or a city_id column.
+         *     - `state`: State code (TX) or name (Texas), or a state_id column.
+         *     - `zip_code`: ZIP code.
+         *     - `phone`: Phone number.
+         *     - `email`: Billing email.
+         *     - `tax_exempt`: true or false (default false).
+         *     - `tax_exempt_certificate`: Certificate number when tax exempt.
+         *     - `credit_limit`: Amount, e.g. 25000.00.
+         *     - `payment_term_id`: Id of a payment term.
+         *     - `payment_method_id`: Id of a payment method.
+         *     - `customer_pricing_type`: Default standard.
+         *     - `notes`: Free text.
+         */
+        post: operations["customer_import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/import/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and result of a customer import */
+        get: operations["customer_import_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/import/{import_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a checked CSV file of customers: all rows or none */
+        post: operations["customer_import_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/customers/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV template for importing customers
+         * @description Importable columns (a header row is required; other columns are ignored):
+         *     - `name`: Required. The customer's name.
+         *     - `account_number`: Unique; generated (C000123) when blank.
+         *     - `status`: active (default), on_hold, credit_hold or inactive.
+         *     - `company_type`: A customer company type, by name (or a company_type_id column).
+         *     - `address_one`: Street address.
+         *     - `address_two`: Suite, unit, building.
+         *     - `city`: City name (within the state when one is given), or a city_id column.
+         *     - `state`: State code (TX) or name (Texas), or a state_id column.
+         *     - `zip_code`: ZIP code.
+         *     - `phone`: Phone number.
+         *     - `email`: Billing email.
+         *     - `tax_exempt`: true or false (default false).
+         *     - `tax_exempt_certificate`: Certificate number when tax exempt.
+         *     - `credit_limit`: Amount, e.g. 25000.00.
+         *     - `payment_term_id`: Id of a payment term.
+         *     - `payment_method_id`: Id of a payment method.
+         *     - `customer_pricing_type`: Default standard.
+         *     - `notes`: Free text.
+         */
+        get: operations["customer_import_template"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -631,6 +1287,26 @@ export interface paths {
         };
         /** Permission List */
         get: operations["permission_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ping
+         * @description A no-op, for load balancers and as the baseline of the auth-overhead benchmark.
+         */
+        get: operations["ping"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1139,6 +1815,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Session Info
+         * @description Who this token is, read from the token and the auth cache alone (cheap; no database query).
+         */
+        get: operations["auth_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/state/states": {
         parameters: {
             query?: never;
@@ -1247,6 +1943,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/supplier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List suppliers */
+        get: operations["supplier_list"];
+        put?: never;
+        /** Create a supplier */
+        post: operations["supplier_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier-product-alias": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List supplier product aliases */
+        get: operations["supplier_product_alias_list"];
+        put?: never;
+        /** Create a supplier product alias */
+        post: operations["supplier_product_alias_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier-product-alias/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a supplier product alias */
+        get: operations["supplier_product_alias_get"];
+        /** Update a supplier product alias */
+        put: operations["supplier_product_alias_update"];
+        post?: never;
+        /** Delete a supplier product alias */
+        delete: operations["supplier_product_alias_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier-product-alias/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export supplier product aliases as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["supplier_product_alias_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a supplier */
+        get: operations["supplier_get"];
+        /** Update a supplier */
+        put: operations["supplier_update"];
+        post?: never;
+        /** Delete a supplier */
+        delete: operations["supplier_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a supplier's status */
+        put: operations["supplier_set_status"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/{id}/terminals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The terminals a supplier loads at */
+        get: operations["supplier_terminals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All suppliers */
+        get: operations["supplier_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export suppliers as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["supplier_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant": {
         parameters: {
             query?: never;
@@ -1258,6 +2119,178 @@ export interface paths {
         put?: never;
         /** Signup */
         post: operations["tenant_signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List terminals */
+        get: operations["terminal_list"];
+        put?: never;
+        /** Create a terminal */
+        post: operations["terminal_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a terminal */
+        get: operations["terminal_get"];
+        /** Update a terminal */
+        put: operations["terminal_update"];
+        post?: never;
+        /** Delete a terminal */
+        delete: operations["terminal_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All terminals */
+        get: operations["terminal_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export terminals as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["terminal_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a CSV file of terminals (writes nothing)
+         * @description Answers the preview: per-row errors and sample rows. Files over 300 rows are checked by the worker (202): poll the import.
+         *
+         *     Importable columns (a header row is required; other columns are ignored):
+         *     - `name`: Required. The terminal's name.
+         *     - `terminal_code`: Required. Terminal control number (TCN), e.g. T-76-TX-2000; unique.
+         *     - `address_one`: Street address.
+         *     - `address_two`: Suite, unit, building.
+         *     - `city`: City name (within the state when one is given), or a city_id column.
+         *     - `state`: State code (TX) or name (Texas), or a state_id column.
+         *     - `zip_code`: ZIP code.
+         *     - `latitude`: Decimal degrees, -90 to 90.
+         *     - `longitude`: Decimal degrees, -180 to 180.
+         *     - `is_active`: Default true.
+         *     - `notes`: Free text.
+         */
+        post: operations["terminal_import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal/import/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and result of a terminal import */
+        get: operations["terminal_import_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal/import/{import_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a checked CSV file of terminals: all rows or none */
+        post: operations["terminal_import_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/terminal/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV template for importing terminals
+         * @description Importable columns (a header row is required; other columns are ignored):
+         *     - `name`: Required. The terminal's name.
+         *     - `terminal_code`: Required. Terminal control number (TCN), e.g. T-76-TX-2000; unique.
+         *     - `address_one`: Street address.
+         *     - `address_two`: Suite, unit, building.
+         *     - `city`: City name (within the state when one is given), or a city_id column.
+         *     - `state`: State code (TX) or name (Texas), or a state_id column.
+         *     - `zip_code`: ZIP code.
+         *     - `latitude`: Decimal degrees, -90 to 90.
+         *     - `longitude`: Decimal degrees, -180 to 180.
+         *     - `is_active`: Default true.
+         *     - `notes`: Free text.
+         */
+        get: operations["terminal_import_template"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1399,6 +2432,184 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AliasIn */
+        AliasIn: {
+            /**
+             * Alias Code
+             * @description The supplier's item code
+             * @default
+             */
+            alias_code: string;
+            /**
+             * Alias Name
+             * @description The supplier's name for the product
+             */
+            alias_name: string;
+            /** Product Id */
+            product_id: number;
+            /** Supplier Id */
+            supplier_id: number;
+        };
+        /** AliasOut */
+        AliasOut: {
+            /** Alias Code */
+            alias_code: string;
+            /** Alias Name */
+            alias_name: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            product: components["schemas"]["ProductRef"];
+            /** Product Id */
+            product_id: number;
+            supplier: components["schemas"]["SupplierRef"];
+            /** Supplier Id */
+            supplier_id: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** AssetIn */
+        AssetIn: {
+            /** Asset Name */
+            asset_name: string;
+            /**
+             * Capacity
+             * @description Gallons
+             */
+            capacity?: number | string | null;
+            /**
+             * Customer Id
+             * @description Required unless ship_to_id is given
+             */
+            customer_id?: number | null;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /**
+             * Notes
+             * @default
+             */
+            notes: string;
+            /**
+             * Product Id
+             * @description What the tank holds
+             */
+            product_id?: number | null;
+            /**
+             * Serial Number
+             * @default
+             */
+            serial_number: string;
+            /**
+             * Ship To Id
+             * @description Must be a ship-to of the customer
+             */
+            ship_to_id?: number | null;
+            /**
+             * Tank Type
+             * @default above_ground
+             * @enum {string}
+             */
+            tank_type: "above_ground" | "underground" | "skid" | "portable" | "equipment" | "vehicle" | "other";
+        };
+        /** AssetListQuery */
+        AssetListQuery: {
+            /** Customer Id */
+            customer_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Ship To Id
+             * @description A positive ship-to id
+             */
+            ship_to_id?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** AssetOut */
+        AssetOut: {
+            /** Asset Name */
+            asset_name: string;
+            /** Capacity */
+            capacity: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            customer: components["schemas"]["CustomerRef"];
+            /** Customer Id */
+            customer_id: number;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Notes */
+            notes: string;
+            product: components["schemas"]["ProductRef"] | null;
+            /** Product Id */
+            product_id: number | null;
+            /** Serial Number */
+            serial_number: string;
+            ship_to: components["schemas"]["ShipToRef"] | null;
+            /** Ship To Id */
+            ship_to_id: number | null;
+            /** Tank Type */
+            tank_type: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
         /** AssetTypeIn */
         AssetTypeIn: {
             /**
@@ -1502,6 +2713,39 @@ export interface components {
             description?: string | null;
             /** Name */
             name?: string | null;
+        };
+        /** AssetUpdate */
+        AssetUpdate: {
+            /** Asset Name */
+            asset_name?: string | null;
+            /**
+             * Capacity
+             * @description Gallons
+             */
+            capacity?: number | string | null;
+            /**
+             * Customer Id
+             * @description Required unless ship_to_id is given
+             */
+            customer_id?: number | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Notes */
+            notes?: string | null;
+            /**
+             * Product Id
+             * @description What the tank holds
+             */
+            product_id?: number | null;
+            /** Serial Number */
+            serial_number?: string | null;
+            /**
+             * Ship To Id
+             * @description Must be a ship-to of the customer
+             */
+            ship_to_id?: number | null;
+            /** Tank Type */
+            tank_type?: ("above_ground" | "underground" | "skid" | "portable" | "equipment" | "vehicle" | "other") | null;
         };
         /** CategoryRef */
         CategoryRef: {
@@ -1848,6 +3092,45 @@ export interface components {
             /** Zip Code */
             zip_code?: string | null;
         };
+        /** CompanyTypeIn */
+        CompanyTypeIn: {
+            /**
+             * Company Type
+             * @description e.g. Construction, Agriculture
+             */
+            company_type: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+        };
+        /** CompanyTypeOut */
+        CompanyTypeOut: {
+            /** Company Type */
+            company_type: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** CompanyTypeRef */
+        CompanyTypeRef: {
+            /** Company Type */
+            company_type: string;
+            /** Id */
+            id: number;
+        };
         /** Compartment */
         Compartment: {
             /**
@@ -1860,6 +3143,125 @@ export interface components {
              * @description Compartment number, front to back from 1
              */
             number: number;
+        };
+        /** ContactIn */
+        ContactIn: {
+            /** Customer Id */
+            customer_id: number;
+            /** Email */
+            email?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Notes
+             * @default
+             */
+            notes: string;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string;
+            /**
+             * Position
+             * @description e.g. Accounts Payable, Site Manager
+             * @default
+             */
+            position: string;
+            /**
+             * Services
+             * @description Contact service ids
+             */
+            services?: number[];
+            /**
+             * Ship To Id
+             * @description Must be a ship-to of the customer
+             */
+            ship_to_id?: number | null;
+            /**
+             * User Account
+             * @description A user of this company; null for none
+             */
+            user_account?: number | null;
+        };
+        /** ContactOut */
+        ContactOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            customer: components["schemas"]["CustomerRef"];
+            /** Customer Id */
+            customer_id: number;
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Notes */
+            notes: string;
+            /** Phone */
+            phone: string;
+            /** Position */
+            position: string;
+            /** Service Ids */
+            service_ids: number[];
+            /** Services */
+            services: components["schemas"]["ContactServiceOut"][];
+            ship_to: components["schemas"]["ShipToRef"] | null;
+            /** Ship To Id */
+            ship_to_id: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            user: components["schemas"]["UserRef"] | null;
+            /** User Account */
+            user_account: number | null;
+        };
+        /** ContactServiceIn */
+        ContactServiceIn: {
+            /** Code */
+            code: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /** Name */
+            name: string;
+        };
+        /** ContactServiceOut */
+        ContactServiceOut: {
+            /** Code */
+            code: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Name */
+            name: string;
+        };
+        /** ContactserviceUpdate */
+        ContactserviceUpdate: {
+            /** Code */
+            code?: string | null;
+            /** Description */
+            description?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Name */
+            name?: string | null;
         };
         /** CurrentUserOut */
         CurrentUserOut: {
@@ -1874,6 +3276,356 @@ export interface components {
             role: components["schemas"]["RoleOut"] | null;
             /** Username */
             username: string;
+        };
+        /** CustomercompanytypeUpdate */
+        CustomercompanytypeUpdate: {
+            /**
+             * Company Type
+             * @description e.g. Construction, Agriculture
+             */
+            company_type?: string | null;
+            /** Description */
+            description?: string | null;
+        };
+        /** CustomercontactListQuery */
+        CustomercontactListQuery: {
+            /** Customer Id */
+            customer_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Position
+             * @description Contacts whose position contains this
+             */
+            position?: string | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Service
+             * @description Contacts subscribed to this service code
+             */
+            service?: string | null;
+            /** Ship To Id */
+            ship_to_id?: number | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** CustomercontactUpdate */
+        CustomercontactUpdate: {
+            /** Customer Id */
+            customer_id?: number | null;
+            /** Email */
+            email?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Notes */
+            notes?: string | null;
+            /** Phone */
+            phone?: string | null;
+            /**
+             * Position
+             * @description e.g. Accounts Payable, Site Manager
+             */
+            position?: string | null;
+            /**
+             * Services
+             * @description Contact service ids
+             */
+            services?: number[] | null;
+            /**
+             * Ship To Id
+             * @description Must be a ship-to of the customer
+             */
+            ship_to_id?: number | null;
+            /**
+             * User Account
+             * @description A user of this company; null for none
+             */
+            user_account?: number | null;
+        };
+        /** CustomerIn */
+        CustomerIn: {
+            /**
+             * Account Number
+             * @description Unique; generated (C000123) when blank
+             * @default
+             */
+            account_number: string;
+            /**
+             * Address One
+             * @default
+             */
+            address_one: string;
+            /**
+             * Address Two
+             * @default
+             */
+            address_two: string;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /** Company Type Id */
+            company_type_id?: number | null;
+            /** Credit Limit */
+            credit_limit?: number | string | null;
+            /**
+             * Customer Pricing Type
+             * @default standard
+             */
+            customer_pricing_type: string;
+            /** Email */
+            email?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Notes
+             * @default
+             */
+            notes: string;
+            /**
+             * Payment Method Id
+             * @description A payment method of the pricing app
+             */
+            payment_method_id?: number | null;
+            /**
+             * Payment Term Id
+             * @description A payment term of the pricing app
+             */
+            payment_term_id?: number | null;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Status
+             * @default active
+             * @enum {string}
+             */
+            status: "active" | "on_hold" | "credit_hold" | "inactive";
+            /**
+             * Tax Exempt
+             * @default false
+             */
+            tax_exempt: boolean;
+            /**
+             * Tax Exempt Certificate
+             * @description Certificate number when tax exempt
+             * @default
+             */
+            tax_exempt_certificate: string;
+            /**
+             * Zip Code
+             * @default
+             */
+            zip_code: string;
+        };
+        /** CustomerListQuery */
+        CustomerListQuery: {
+            /** Company Type Id */
+            company_type_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /**
+             * Status
+             * @description active, on_hold, credit_hold or inactive
+             */
+            status?: string | null;
+        };
+        /** CustomerOut */
+        CustomerOut: {
+            /** Account Number */
+            account_number: string;
+            /** Address One */
+            address_one: string;
+            /** Address Two */
+            address_two: string;
+            city: components["schemas"]["CityRef"] | null;
+            /** City Id */
+            city_id: number | null;
+            company_type: components["schemas"]["CompanyTypeRef"] | null;
+            /** Company Type Id */
+            company_type_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Credit Limit */
+            credit_limit: string | null;
+            /** Customer Pricing Type */
+            customer_pricing_type: string;
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Notes */
+            notes: string;
+            /** Payment Method Id */
+            payment_method_id: number | null;
+            /** Payment Term Id */
+            payment_term_id: number | null;
+            /** Phone */
+            phone: string;
+            state: components["schemas"]["StateRef"] | null;
+            /** State Id */
+            state_id: number | null;
+            /** Status */
+            status: string;
+            /** Tax Exempt */
+            tax_exempt: boolean;
+            /** Tax Exempt Certificate */
+            tax_exempt_certificate: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Zip Code */
+            zip_code: string;
+        };
+        /** CustomerRef */
+        CustomerRef: {
+            /** Account Number */
+            account_number: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** CustomerUpdate */
+        CustomerUpdate: {
+            /**
+             * Account Number
+             * @description Unique; generated (C000123) when blank
+             */
+            account_number?: string | null;
+            /** Address One */
+            address_one?: string | null;
+            /** Address Two */
+            address_two?: string | null;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /** Company Type Id */
+            company_type_id?: number | null;
+            /** Credit Limit */
+            credit_limit?: number | string | null;
+            /** Customer Pricing Type */
+            customer_pricing_type?: string | null;
+            /** Email */
+            email?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Notes */
+            notes?: string | null;
+            /**
+             * Payment Method Id
+             * @description A payment method of the pricing app
+             */
+            payment_method_id?: number | null;
+            /**
+             * Payment Term Id
+             * @description A payment term of the pricing app
+             */
+            payment_term_id?: number | null;
+            /** Phone */
+            phone?: string | null;
+            /** State Id */
+            state_id?: number | null;
+            /** Status */
+            status?: ("active" | "on_hold" | "credit_hold" | "inactive") | null;
+            /** Tax Exempt */
+            tax_exempt?: boolean | null;
+            /**
+             * Tax Exempt Certificate
+             * @description Certificate number when tax exempt
+             */
+            tax_exempt_certificate?: string | null;
+            /** Zip Code */
+            zip_code?: string | null;
         };
         /** DataImportOut */
         DataImportOut: {
@@ -2132,6 +3884,22 @@ export interface components {
             /** Id */
             id: number;
         };
+        /** Envelope[AliasOut] */
+        Envelope_AliasOut_: {
+            data: components["schemas"]["AliasOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[AssetOut] */
+        Envelope_AssetOut_: {
+            data: components["schemas"]["AssetOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[AssetTypeOut] */
         Envelope_AssetTypeOut_: {
             data: components["schemas"]["AssetTypeOut"];
@@ -2164,9 +3932,41 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[CompanyTypeOut] */
+        Envelope_CompanyTypeOut_: {
+            data: components["schemas"]["CompanyTypeOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[ContactOut] */
+        Envelope_ContactOut_: {
+            data: components["schemas"]["ContactOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[ContactServiceOut] */
+        Envelope_ContactServiceOut_: {
+            data: components["schemas"]["ContactServiceOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[CurrentUserOut] */
         Envelope_CurrentUserOut_: {
             data: components["schemas"]["CurrentUserOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[CustomerOut] */
+        Envelope_CustomerOut_: {
+            data: components["schemas"]["CustomerOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -2226,6 +4026,33 @@ export interface components {
         Envelope_list_CompanyAssetOut__: {
             /** Data */
             data: components["schemas"]["CompanyAssetOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[CompanyTypeOut]] */
+        Envelope_list_CompanyTypeOut__: {
+            /** Data */
+            data: components["schemas"]["CompanyTypeOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[ContactServiceOut]] */
+        Envelope_list_ContactServiceOut__: {
+            /** Data */
+            data: components["schemas"]["ContactServiceOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[CustomerOut]] */
+        Envelope_list_CustomerOut__: {
+            /** Data */
+            data: components["schemas"]["CustomerOut"][];
             /** Message */
             message: string;
             /** Status Code */
@@ -2303,6 +4130,15 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[list[ShipToOut]] */
+        Envelope_list_ShipToOut__: {
+            /** Data */
+            data: components["schemas"]["ShipToOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[list[StateOut]] */
         Envelope_list_StateOut__: {
             /** Data */
@@ -2312,10 +4148,53 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[list[SupplierOut]] */
+        Envelope_list_SupplierOut__: {
+            /** Data */
+            data: components["schemas"]["SupplierOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[TerminalOut]] */
+        Envelope_list_TerminalOut__: {
+            /** Data */
+            data: components["schemas"]["TerminalOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[list[YardOut]] */
         Envelope_list_YardOut__: {
             /** Data */
             data: components["schemas"]["YardOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[NoneType] */
+        Envelope_NoneType_: {
+            /** Data */
+            data: null;
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[AliasOut]] */
+        Envelope_Page_AliasOut__: {
+            data: components["schemas"]["Page_AliasOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[AssetOut]] */
+        Envelope_Page_AssetOut__: {
+            data: components["schemas"]["Page_AssetOut_"];
             /** Message */
             message: string;
             /** Status Code */
@@ -2340,6 +4219,38 @@ export interface components {
         /** Envelope[Page[CompanyAssetOut]] */
         Envelope_Page_CompanyAssetOut__: {
             data: components["schemas"]["Page_CompanyAssetOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[CompanyTypeOut]] */
+        Envelope_Page_CompanyTypeOut__: {
+            data: components["schemas"]["Page_CompanyTypeOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[ContactOut]] */
+        Envelope_Page_ContactOut__: {
+            data: components["schemas"]["Page_ContactOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[ContactServiceOut]] */
+        Envelope_Page_ContactServiceOut__: {
+            data: components["schemas"]["Page_ContactServiceOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[CustomerOut]] */
+        Envelope_Page_CustomerOut__: {
+            data: components["schemas"]["Page_CustomerOut_"];
             /** Message */
             message: string;
             /** Status Code */
@@ -2417,9 +4328,33 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[Page[ShipToOut]] */
+        Envelope_Page_ShipToOut__: {
+            data: components["schemas"]["Page_ShipToOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Page[StateOut]] */
         Envelope_Page_StateOut__: {
             data: components["schemas"]["Page_StateOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[SupplierOut]] */
+        Envelope_Page_SupplierOut__: {
+            data: components["schemas"]["Page_SupplierOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[TerminalOut]] */
+        Envelope_Page_TerminalOut__: {
+            data: components["schemas"]["Page_TerminalOut_"];
             /** Message */
             message: string;
             /** Status Code */
@@ -2505,6 +4440,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[SessionInfoOut] */
+        Envelope_SessionInfoOut_: {
+            data: components["schemas"]["SessionInfoOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[SessionOut] */
         Envelope_SessionOut_: {
             data: components["schemas"]["SessionOut"];
@@ -2513,9 +4456,33 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[ShipToOut] */
+        Envelope_ShipToOut_: {
+            data: components["schemas"]["ShipToOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[StateOut] */
         Envelope_StateOut_: {
             data: components["schemas"]["StateOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[SupplierOut] */
+        Envelope_SupplierOut_: {
+            data: components["schemas"]["SupplierOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[TerminalOut] */
+        Envelope_TerminalOut_: {
+            data: components["schemas"]["TerminalOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -2695,6 +4662,32 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Page[AliasOut] */
+        Page_AliasOut_: {
+            /** Items */
+            items: components["schemas"]["AliasOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[AssetOut] */
+        Page_AssetOut_: {
+            /** Items */
+            items: components["schemas"]["AssetOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[AssetTypeOut] */
         Page_AssetTypeOut_: {
             /** Items */
@@ -2725,6 +4718,58 @@ export interface components {
         Page_CompanyAssetOut_: {
             /** Items */
             items: components["schemas"]["CompanyAssetOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[CompanyTypeOut] */
+        Page_CompanyTypeOut_: {
+            /** Items */
+            items: components["schemas"]["CompanyTypeOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ContactOut] */
+        Page_ContactOut_: {
+            /** Items */
+            items: components["schemas"]["ContactOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[ContactServiceOut] */
+        Page_ContactServiceOut_: {
+            /** Items */
+            items: components["schemas"]["ContactServiceOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[CustomerOut] */
+        Page_CustomerOut_: {
+            /** Items */
+            items: components["schemas"]["CustomerOut"][];
             /** Page */
             page: number;
             /** Pages */
@@ -2851,10 +4896,49 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[ShipToOut] */
+        Page_ShipToOut_: {
+            /** Items */
+            items: components["schemas"]["ShipToOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[StateOut] */
         Page_StateOut_: {
             /** Items */
             items: components["schemas"]["StateOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[SupplierOut] */
+        Page_SupplierOut_: {
+            /** Items */
+            items: components["schemas"]["SupplierOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[TerminalOut] */
+        Page_TerminalOut_: {
+            /** Items */
+            items: components["schemas"]["TerminalOut"][];
             /** Page */
             page: number;
             /** Pages */
@@ -3281,6 +5365,8 @@ export interface components {
              * @description Page size; each list has its default
              */
             size?: number | null;
+            /** Sold As */
+            sold_as?: ("gallon" | "litre" | "quart" | "each" | "case" | "box" | "pail" | "drum" | "tote" | "pound" | "kilogram") | null;
             /**
              * Sort By
              * @description A field from the list's sortable fields
@@ -3326,6 +5412,19 @@ export interface components {
              */
             updated_at: string;
         };
+        /** ProductRef */
+        ProductRef: {
+            /** Code */
+            code: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Products Id */
+            products_id: number;
+            /** Sold As */
+            sold_as: string;
+        };
         /** ProductsOfCategoryQuery */
         ProductsOfCategoryQuery: {
             /** Category Id */
@@ -3370,6 +5469,8 @@ export interface components {
              * @description Page size; each list has its default
              */
             size?: number | null;
+            /** Sold As */
+            sold_as?: ("gallon" | "litre" | "quart" | "each" | "case" | "box" | "pail" | "drum" | "tote" | "pound" | "kilogram") | null;
             /**
              * Sort By
              * @description A field from the list's sortable fields
@@ -3627,6 +5728,19 @@ export interface components {
             /** Permissions */
             permissions?: string[] | null;
         };
+        /** SessionInfoOut */
+        SessionInfoOut: {
+            /** Expires At */
+            expires_at: number;
+            /** Name */
+            name: string;
+            /** Role */
+            role: string | null;
+            /** Tenant */
+            tenant: string;
+            /** User Id */
+            user_id: number;
+        };
         /** SessionOut */
         SessionOut: {
             /** Access Token */
@@ -3636,6 +5750,187 @@ export interface components {
             /** Token Type */
             token_type: string;
             user: components["schemas"]["ProfileOut"];
+        };
+        /** Ship-toListQuery */
+        "Ship-toListQuery": {
+            /** Customer Id */
+            customer_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+        };
+        /** Ship-toUpdate */
+        "Ship-toUpdate": {
+            /**
+             * Access Hours
+             * @description e.g. Mon-Fri 6am-4pm, gate code 1234
+             */
+            access_hours?: string | null;
+            /** Address One */
+            address_one?: string | null;
+            /** Address Two */
+            address_two?: string | null;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /** Customer Id */
+            customer_id?: number | null;
+            /** Delivery Instructions */
+            delivery_instructions?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Latitude */
+            latitude?: (number | string) | null;
+            /** Longitude */
+            longitude?: (number | string) | null;
+            /** Name */
+            name?: string | null;
+            /** State Id */
+            state_id?: number | null;
+            /** Zip Code */
+            zip_code?: string | null;
+        };
+        /** ShipToIn */
+        ShipToIn: {
+            /**
+             * Access Hours
+             * @description e.g. Mon-Fri 6am-4pm, gate code 1234
+             * @default
+             */
+            access_hours: string;
+            /**
+             * Address One
+             * @default
+             */
+            address_one: string;
+            /**
+             * Address Two
+             * @default
+             */
+            address_two: string;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /** Customer Id */
+            customer_id: number;
+            /**
+             * Delivery Instructions
+             * @default
+             */
+            delivery_instructions: string;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /** Latitude */
+            latitude?: (number | string) | null;
+            /** Longitude */
+            longitude?: (number | string) | null;
+            /** Name */
+            name: string;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Zip Code
+             * @default
+             */
+            zip_code: string;
+        };
+        /** ShipToOut */
+        ShipToOut: {
+            /** Access Hours */
+            access_hours: string;
+            /** Address One */
+            address_one: string;
+            /** Address Two */
+            address_two: string;
+            city: components["schemas"]["CityRef"] | null;
+            /** City Id */
+            city_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            customer: components["schemas"]["CustomerRef"];
+            /** Customer Id */
+            customer_id: number;
+            /** Delivery Instructions */
+            delivery_instructions: string;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Latitude */
+            latitude: number | null;
+            /** Longitude */
+            longitude: number | null;
+            /** Name */
+            name: string;
+            state: components["schemas"]["StateRef"] | null;
+            /** State Id */
+            state_id: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Zip Code */
+            zip_code: string;
+        };
+        /** ShipToRef */
+        ShipToRef: {
+            /** Customer Id */
+            customer_id: number;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
         };
         /** SignupIn */
         SignupIn: {
@@ -3689,6 +5984,14 @@ export interface components {
             /** Name */
             name?: string | null;
         };
+        /** StatusQuery */
+        StatusQuery: {
+            /**
+             * Status
+             * @description The new status
+             */
+            status?: string | null;
+        };
         /** SubCategoryRef */
         SubCategoryRef: {
             /** Category Id */
@@ -3698,12 +6001,472 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** SupplierIn */
+        SupplierIn: {
+            /**
+             * Address One
+             * @default
+             */
+            address_one: string;
+            /**
+             * Address Two
+             * @default
+             */
+            address_two: string;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /**
+             * Code
+             * @description Vendor number; unique when set
+             * @default
+             */
+            code: string;
+            /**
+             * Contact Name
+             * @default
+             */
+            contact_name: string;
+            /** Email */
+            email?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Notes
+             * @default
+             */
+            notes: string;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Status
+             * @default active
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /**
+             * Terminals
+             * @description Ids of terminals it loads at
+             */
+            terminals?: number[];
+            /**
+             * Zip Code
+             * @default
+             */
+            zip_code: string;
+        };
+        /** SupplierListQuery */
+        SupplierListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /**
+             * Status
+             * @description active or inactive
+             */
+            status?: string | null;
+            /**
+             * Terminal Id
+             * @description Suppliers that load at this terminal
+             */
+            terminal_id?: number | null;
+        };
+        /** SupplierOut */
+        SupplierOut: {
+            /** Address One */
+            address_one: string;
+            /** Address Two */
+            address_two: string;
+            city: components["schemas"]["CityRef"] | null;
+            /** City Id */
+            city_id: number | null;
+            /** Code */
+            code: string;
+            /** Contact Name */
+            contact_name: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Notes */
+            notes: string;
+            /** Phone */
+            phone: string;
+            state: components["schemas"]["StateRef"] | null;
+            /** State Id */
+            state_id: number | null;
+            /** Status */
+            status: string;
+            /** Terminals */
+            terminals: components["schemas"]["TerminalRef"][];
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Zip Code */
+            zip_code: string;
+        };
+        /** SupplierproductaliasListQuery */
+        SupplierproductaliasListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Product Id */
+            product_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /** Supplier Id */
+            supplier_id?: number | null;
+        };
+        /** SupplierproductaliasUpdate */
+        SupplierproductaliasUpdate: {
+            /**
+             * Alias Code
+             * @description The supplier's item code
+             */
+            alias_code?: string | null;
+            /**
+             * Alias Name
+             * @description The supplier's name for the product
+             */
+            alias_name?: string | null;
+            /** Product Id */
+            product_id?: number | null;
+            /** Supplier Id */
+            supplier_id?: number | null;
+        };
+        /** SupplierRef */
+        SupplierRef: {
+            /** Code */
+            code: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** SupplierUpdate */
+        SupplierUpdate: {
+            /** Address One */
+            address_one?: string | null;
+            /** Address Two */
+            address_two?: string | null;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /**
+             * Code
+             * @description Vendor number; unique when set
+             */
+            code?: string | null;
+            /** Contact Name */
+            contact_name?: string | null;
+            /** Email */
+            email?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Notes */
+            notes?: string | null;
+            /** Phone */
+            phone?: string | null;
+            /** State Id */
+            state_id?: number | null;
+            /** Status */
+            status?: ("active" | "inactive") | null;
+            /**
+             * Terminals
+             * @description Ids of terminals it loads at
+             */
+            terminals?: number[] | null;
+            /** Zip Code */
+            zip_code?: string | null;
+        };
         /** TenantRef */
         TenantRef: {
             /** Name */
             name: string;
             /** Schema Name */
             schema_name: string;
+        };
+        /** TerminalIn */
+        TerminalIn: {
+            /**
+             * Address One
+             * @default
+             */
+            address_one: string;
+            /**
+             * Address Two
+             * @default
+             */
+            address_two: string;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /** Latitude */
+            latitude?: (number | string) | null;
+            /** Longitude */
+            longitude?: (number | string) | null;
+            /** Name */
+            name: string;
+            /**
+             * Notes
+             * @default
+             */
+            notes: string;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Suppliers
+             * @description Ids of suppliers loading here
+             */
+            suppliers?: number[];
+            /**
+             * Terminal Code
+             * @description TCN, e.g. T-76-TX-2000; unique
+             */
+            terminal_code: string;
+            /**
+             * Zip Code
+             * @default
+             */
+            zip_code: string;
+        };
+        /** TerminalListQuery */
+        TerminalListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields
+             */
+            filter_field?: string | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description A field from the list's sortable fields
+             */
+            sort_by?: string | null;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Supplier Id
+             * @description Terminals where this supplier loads
+             */
+            supplier_id?: number | null;
+        };
+        /** TerminalOut */
+        TerminalOut: {
+            /** Address One */
+            address_one: string;
+            /** Address Two */
+            address_two: string;
+            city: components["schemas"]["CityRef"] | null;
+            /** City Id */
+            city_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Latitude */
+            latitude: number | null;
+            /** Longitude */
+            longitude: number | null;
+            /** Name */
+            name: string;
+            /** Notes */
+            notes: string;
+            state: components["schemas"]["StateRef"] | null;
+            /** State Id */
+            state_id: number | null;
+            /** Suppliers */
+            suppliers: components["schemas"]["SupplierRef"][];
+            /** Terminal Code */
+            terminal_code: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Zip Code */
+            zip_code: string;
+        };
+        /** TerminalRef */
+        TerminalRef: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Terminal Code */
+            terminal_code: string;
+        };
+        /** TerminalUpdate */
+        TerminalUpdate: {
+            /** Address One */
+            address_one?: string | null;
+            /** Address Two */
+            address_two?: string | null;
+            /**
+             * City Id
+             * @description Must be in state_id; sets state_id when that is empty
+             */
+            city_id?: number | null;
+            /** Is Active */
+            is_active?: boolean | null;
+            /** Latitude */
+            latitude?: (number | string) | null;
+            /** Longitude */
+            longitude?: (number | string) | null;
+            /** Name */
+            name?: string | null;
+            /** Notes */
+            notes?: string | null;
+            /** State Id */
+            state_id?: number | null;
+            /**
+             * Suppliers
+             * @description Ids of suppliers loading here
+             */
+            suppliers?: number[] | null;
+            /**
+             * Terminal Code
+             * @description TCN, e.g. T-76-TX-2000; unique
+             */
+            terminal_code?: string | null;
+            /** Zip Code */
+            zip_code?: string | null;
         };
         /** UploadedFileOut */
         UploadedFileOut: {
@@ -3817,6 +6580,15 @@ export interface components {
             role_id: number | null;
             /** Username */
             username: string;
+        };
+        /** UserRef */
+        UserRef: {
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
         };
         /** UserUpdate */
         UserUpdate: {
@@ -4018,6 +6790,71 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    asset_list: {
+        parameters: {
+            query?: {
+                customer_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description A positive ship-to id */
+                ship_to_id?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_AssetOut__"];
+                };
+            };
+        };
+    };
+    asset_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AssetOut_"];
+                };
+            };
+        };
+    };
     asset_type_list: {
         parameters: {
             query?: {
@@ -4188,6 +7025,117 @@ export interface operations {
                 page?: number;
                 /** @description Free-text search over the list's text fields */
                 search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    asset_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AssetOut_"];
+                };
+            };
+        };
+    };
+    asset_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AssetOut_"];
+                };
+            };
+        };
+    };
+    asset_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    asset_export: {
+        parameters: {
+            query?: {
+                customer_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description A positive ship-to id */
+                ship_to_id?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
                 /** @description A field from the list's sortable fields */
@@ -4664,6 +7612,1217 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CompanySettingsOut_"];
+                };
+            };
+        };
+    };
+    customer_company_type_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CompanyTypeOut__"];
+                };
+            };
+        };
+    };
+    customer_company_type_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyTypeIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CompanyTypeOut_"];
+                };
+            };
+        };
+    };
+    customer_company_type_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CompanyTypeOut_"];
+                };
+            };
+        };
+    };
+    customer_company_type_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomercompanytypeUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CompanyTypeOut_"];
+                };
+            };
+        };
+    };
+    customer_company_type_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    customer_company_type_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_CompanyTypeOut__"];
+                };
+            };
+        };
+    };
+    customer_company_type_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    customer_contact_list: {
+        parameters: {
+            query?: {
+                customer_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Contacts whose position contains this */
+                position?: string | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Contacts subscribed to this service code */
+                service?: string | null;
+                ship_to_id?: number | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ContactOut__"];
+                };
+            };
+        };
+    };
+    customer_contact_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ContactOut_"];
+                };
+            };
+        };
+    };
+    customer_contact_service_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ContactServiceOut__"];
+                };
+            };
+        };
+    };
+    customer_contact_service_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactServiceIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ContactServiceOut_"];
+                };
+            };
+        };
+    };
+    customer_contact_service_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ContactServiceOut_"];
+                };
+            };
+        };
+    };
+    customer_contact_service_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactserviceUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ContactServiceOut_"];
+                };
+            };
+        };
+    };
+    customer_contact_service_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    customer_contact_service_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ContactServiceOut__"];
+                };
+            };
+        };
+    };
+    customer_contact_service_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    customer_contact_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ContactOut_"];
+                };
+            };
+        };
+    };
+    customer_contact_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomercontactUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ContactOut_"];
+                };
+            };
+        };
+    };
+    customer_contact_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    customer_contact_export: {
+        parameters: {
+            query?: {
+                customer_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Contacts whose position contains this */
+                position?: string | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Contacts subscribed to this service code */
+                service?: string | null;
+                ship_to_id?: number | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    customer_contact_services: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ContactServiceOut__"];
+                };
+            };
+        };
+    };
+    customer_ship_to_list: {
+        parameters: {
+            query?: {
+                customer_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ShipToOut__"];
+                };
+            };
+        };
+    };
+    customer_ship_to_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShipToIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ShipToOut_"];
+                };
+            };
+        };
+    };
+    customer_ship_to_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ShipToOut_"];
+                };
+            };
+        };
+    };
+    customer_ship_to_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Ship-toUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ShipToOut_"];
+                };
+            };
+        };
+    };
+    customer_ship_to_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    customer_ship_to_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ShipToOut__"];
+                };
+            };
+        };
+    };
+    customer_ship_to_export: {
+        parameters: {
+            query?: {
+                customer_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    customer_ship_to_import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    customer_ship_to_import_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    customer_ship_to_import_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    customer_ship_to_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    customer_list: {
+        parameters: {
+            query?: {
+                company_type_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                /** @description active, on_hold, credit_hold or inactive */
+                status?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CustomerOut__"];
+                };
+            };
+        };
+    };
+    customer_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CustomerOut_"];
+                };
+            };
+        };
+    };
+    customer_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CustomerOut_"];
+                };
+            };
+        };
+    };
+    customer_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CustomerOut_"];
+                };
+            };
+        };
+    };
+    customer_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    customer_set_status: {
+        parameters: {
+            query?: {
+                /** @description The new status */
+                status?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CustomerOut_"];
+                };
+            };
+        };
+    };
+    customer_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_CustomerOut__"];
+                };
+            };
+        };
+    };
+    customer_export: {
+        parameters: {
+            query?: {
+                company_type_id?: number | null;
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                /** @description active, on_hold, credit_hold or inactive */
+                status?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    customer_import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    customer_import_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    customer_import_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    customer_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
         };
@@ -5488,6 +9647,26 @@ export interface operations {
             };
         };
     };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                };
+            };
+        };
+    };
     product_category_list: {
         parameters: {
             query?: {
@@ -5886,6 +10065,7 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
+                sold_as?: ("gallon" | "litre" | "quart" | "each" | "case" | "box" | "pail" | "drum" | "tote" | "pound" | "kilogram") | null;
                 /** @description A field from the list's sortable fields */
                 sort_by?: string | null;
                 sub_category_id?: number | null;
@@ -6087,6 +10267,7 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
+                sold_as?: ("gallon" | "litre" | "quart" | "each" | "case" | "box" | "pail" | "drum" | "tote" | "pound" | "kilogram") | null;
                 /** @description A field from the list's sortable fields */
                 sort_by?: string | null;
                 sub_category_id?: number | null;
@@ -6240,6 +10421,7 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
+                sold_as?: ("gallon" | "litre" | "quart" | "each" | "case" | "box" | "pail" | "drum" | "tote" | "pound" | "kilogram") | null;
                 /** @description A field from the list's sortable fields */
                 sort_by?: string | null;
                 sub_category_id?: number | null;
@@ -6659,6 +10841,26 @@ export interface operations {
             };
         };
     };
+    auth_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SessionInfoOut_"];
+                };
+            };
+        };
+    };
     state_list: {
         parameters: {
             query?: {
@@ -6902,6 +11104,421 @@ export interface operations {
             };
         };
     };
+    supplier_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                /** @description active or inactive */
+                status?: string | null;
+                /** @description Suppliers that load at this terminal */
+                terminal_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_SupplierOut__"];
+                };
+            };
+        };
+    };
+    supplier_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupplierOut_"];
+                };
+            };
+        };
+    };
+    supplier_product_alias_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                product_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                supplier_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_AliasOut__"];
+                };
+            };
+        };
+    };
+    supplier_product_alias_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AliasOut_"];
+                };
+            };
+        };
+    };
+    supplier_product_alias_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AliasOut_"];
+                };
+            };
+        };
+    };
+    supplier_product_alias_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierproductaliasUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AliasOut_"];
+                };
+            };
+        };
+    };
+    supplier_product_alias_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    supplier_product_alias_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                product_id?: number | null;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                supplier_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    supplier_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupplierOut_"];
+                };
+            };
+        };
+    };
+    supplier_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupplierOut_"];
+                };
+            };
+        };
+    };
+    supplier_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    supplier_set_status: {
+        parameters: {
+            query?: {
+                /** @description The new status */
+                status?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupplierOut_"];
+                };
+            };
+        };
+    };
+    supplier_terminals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_TerminalOut__"];
+                };
+            };
+        };
+    };
+    supplier_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_SupplierOut__"];
+                };
+            };
+        };
+    };
+    supplier_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                /** @description active or inactive */
+                status?: string | null;
+                /** @description Suppliers that load at this terminal */
+                terminal_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
     tenant_signup: {
         parameters: {
             query?: never;
@@ -6922,6 +11539,314 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_SessionOut_"];
+                };
+            };
+        };
+    };
+    terminal_list: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                state_id?: number | null;
+                /** @description Terminals where this supplier loads */
+                supplier_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TerminalOut__"];
+                };
+            };
+        };
+    };
+    terminal_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TerminalIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TerminalOut_"];
+                };
+            };
+        };
+    };
+    terminal_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TerminalOut_"];
+                };
+            };
+        };
+    };
+    terminal_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TerminalUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TerminalOut_"];
+                };
+            };
+        };
+    };
+    terminal_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    terminal_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_TerminalOut__"];
+                };
+            };
+        };
+    };
+    terminal_export: {
+        parameters: {
+            query?: {
+                /** @description A field from the list's filterable fields */
+                filter_field?: string | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                is_active?: boolean | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description A field from the list's sortable fields */
+                sort_by?: string | null;
+                state_id?: number | null;
+                /** @description Terminals where this supplier loads */
+                supplier_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    terminal_import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    terminal_import_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    terminal_import_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+        };
+    };
+    terminal_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
         };

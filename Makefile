@@ -23,7 +23,7 @@ PY_PATHS := $(wildcard platform tenants tests infra manage.py)
 
 CHECKOV_VENV := var/checkov-venv
 
-.PHONY: help deps run test test-all lint pytest bench openapi spa-build spa-test spa-check e2e \
+.PHONY: help deps run test test-all lint pytest pytest-run bench openapi spa-build spa-test spa-check e2e e2e-run \
         infra-check image clean distclean
 
 help:

@@ -133,15 +133,22 @@ def build(force: bool = False) -> None:
 
 
 def test() -> None:
+    """`npm run check:api` (when defined) and `npm test`; both run, then any failure is reported."""
     if not exists():
         log("no spa/package.json: no SPA tests")
         return
     install()
     env = {**os.environ, "CI": "true"}  # vitest runs once instead of watching
-    if has_script("check:api"):
-        run(["npm", "run", "check:api"], cwd=SPA, env=env)
-    if has_script("test"):
-        run(["npm", "test"], cwd=SPA, env=env)
+    failed: list[str] = []
+    for script in ("check:api", "test"):
+        if not has_script(script):
+            continue
+        try:
+            run(["npm", "run", script], cwd=SPA, env=env)
+        except subprocess.CalledProcessError:
+            failed.append(script)
+    if failed:
+        raise SystemExit(f"[spa] failed: {', '.join('npm run ' + f for f in failed)}")
 
 
 def e2e_database_url(url: str) -> str:

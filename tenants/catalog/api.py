@@ -182,7 +182,8 @@ class ProductsOfCategoryQuery(ListParams, ProductQuery):
 def products_of_category(
     request: HttpRequest, category_id: str, params: Query[ProductsOfCategoryQuery]
 ) -> Any:
-    if not category_id.isdigit() or int(category_id) < 1:
+    # ASCII digits only: "¹" is a digit to str.isdigit() but not to int().
+    if not (category_id.isascii() and category_id.isdigit()) or len(category_id) > 18 or int(category_id) < 1:
         raise ApiError(422, services.MISSING_CATEGORY_ID)
     if not ProductCategory.objects.filter(pk=int(category_id)).exists():
         raise ApiError(404, "Product category not found")

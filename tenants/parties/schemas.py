@@ -176,7 +176,7 @@ class AssetOut(Schema):
 
 class AssetQuery(Schema):
     customer_id: int | None = Field(None, ge=1)
-    ship_to_id: str | None = Field(None, max_length=20, description="A positive ship-to id")
+    ship_to_id: str | None = Field(None, max_length=100, description="A positive ship-to id")
     is_active: bool | None = None
 
 

@@ -61,7 +61,7 @@ def parse_ship_to_id(raw: str | None) -> int | None:
     if raw is None:
         return None
     text = raw.strip()
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
         raise ApiError(422, INVALID_DELIVERY_LOCATION)
     return int(text)
 

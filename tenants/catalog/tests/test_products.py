@@ -113,7 +113,7 @@ def test_products_of_a_category(api_a):
     res = api_a.get(f"{PRODUCTS}/products_category/{fuel['id']}/")
     assert res.status_code == 200, res.json()
     assert [p["code"] for p in res.json()["data"]["items"]] == ["A"]
-    for bad in ("0", "abc"):
+    for bad in ("0", "abc", "\u00b9", "99999999999999999999999"):
         res = api_a.get(f"{PRODUCTS}/products_category/{bad}")
         assert res.status_code == 422 and res.json()["detail"] == "Missing category ID"
     assert api_a.get(f"{PRODUCTS}/products_category/999999").status_code == 404

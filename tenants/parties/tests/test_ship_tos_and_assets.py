@@ -110,7 +110,7 @@ def test_listing_assets_needs_a_customer_or_a_valid_ship_to(api_a, django_assert
     diesel = product(api_a)
     for i in range(33):
         asset(api_a, sites[i % 3]["id"], f"Tank {i:02d}", product_id=diesel["id"])
-    for bad in ("abc", "0", "-3", "1.5", ""):
+    for bad in ("abc", "0", "-3", "1.5", "", "\u00b9", "99999999999999999999999"):
         res = api_a.get(ASSETS, {"ship_to_id": bad})
         assert res.status_code == 422, bad
         assert res.json()["detail"] == "Invalid delivery location"

@@ -89,7 +89,7 @@ pytest-run:
 
 bench: $(STAMP)
 	@if [ -d tests/bench ]; then \
-	  $(WITH_SERVICES) $(PY) -m pytest -o addopts="" -p no:cacheprovider -s tests/bench $(BENCH_ARGS); \
+	  $(WITH_SERVICES) $(PY) -m pytest -s tests/bench $(BENCH_ARGS); \
 	else echo "[make] no tests/bench yet"; fi
 
 openapi: $(STAMP)

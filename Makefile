@@ -57,7 +57,8 @@ $(STAMP): pyproject.toml infra/deps.py
 	fi
 	@$(PY) -c 'import sys; v = sys.version_info[:2]; (v != (3, 11)) and print(f"[make] warning: {sys.executable} is {v[0]}.{v[1]}, the project targets 3.11")'
 	$(PY) infra/deps.py --extra dev > $(VENV)/requirements.txt
-	$(PY) -m pip install -q --disable-pip-version-check -r $(VENV)/requirements.txt
+	$(PY) -m pip install -q --disable-pip-version-check -r $(VENV)/requirements.txt 2>&1 \
+	  | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 	@touch $@
 
 # --------------------------------------------------------------------------- run

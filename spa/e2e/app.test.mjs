@@ -4,14 +4,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
 import { makePng } from './png.mjs';
-import { DEMO, DESKTOP, PHONE, axe, launch, openPage, shot, signIn, unique } from './lib.mjs';
+import { DEMO, PHONE, apiLogin, axe, launch, openPage, shot, signIn, unique, useSession } from './lib.mjs';
 
 let server;
 let browser;
+let admin;
 
 before(async () => {
   server = await ensureServer();
   browser = await launch();
+  admin = await apiLogin(DEMO.admin);
 });
 
 after(async () => {
@@ -44,7 +46,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     // Wrong password: the server's sentence is shown.
-    await page.getByLabel('Email').fill(DEMO.admin.email);
+    await page.getByLabel('Email').fill(`${unique('nobody')}@e2e.fueldesk.test`);
     await page.getByLabel('Password').fill('definitely-wrong-1');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: /invalid|incorrect|password/i }).first().waitFor();
@@ -169,8 +171,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
 
   test('at 390×844 the bottom bar and sheet work', async () => {
     const { page, errors, context } = await openPage(browser, { viewport: PHONE });
-    await signIn(page, DEMO.admin);
-    await page.waitForURL('**/dashboard');
+    await useSession(page, admin, '/dashboard');
     const bar = page.getByTestId('bottom-bar');
     await bar.waitFor();
     assert.equal(await page.getByTestId('rail').count(), 0);
@@ -207,9 +208,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
 
   test('an unknown path shows the not-found page', async () => {
     const { page, errors, context } = await openPage(browser);
-    await signIn(page, DEMO.admin);
-    await page.waitForURL('**/dashboard');
-    await page.goto('/this/page/does-not-exist');
+    await useSession(page, admin, '/this/page/does-not-exist');
     await page.getByText('Oops! page not found').waitFor();
     await page.getByText('404', { exact: true }).waitFor();
     await page.getByText("we couldn't find what you are looking for. Please try again with different url").waitFor();

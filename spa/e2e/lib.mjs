@@ -88,3 +88,27 @@ export async function signIn(page, { email, password }) {
 export function unique(prefix) {
   return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
+
+/** Signs in through the API once (sign-ins are rate-limited per account). */
+export async function apiLogin({ email, password }) {
+  const r = await fetch(`${BASE_URL}/api/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = await r.json();
+  if (r.status !== 200) throw new Error(`login of ${email} failed: ${r.status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** Puts a session from apiLogin into the page the way the sign-in page does, then opens a path. */
+export async function useSession(page, session, path = '/dashboard') {
+  await page.goto('/');
+  await page.evaluate((s) => {
+    window.localStorage.setItem('token', s.access_token);
+    window.localStorage.setItem('username', s.user.username);
+    window.localStorage.setItem('user_name', s.user.name);
+    window.localStorage.setItem('user_role', s.user.role?.name ?? '');
+  }, session);
+  await page.goto(path);
+}

@@ -8,9 +8,13 @@ active schema, so entries never cross tenants.
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 from django.db.models.signals import post_delete, post_save
 
 from core.tokens import REVOKED_PREFIX, AccessClaims
@@ -18,12 +22,24 @@ from core.tokens import REVOKED_PREFIX, AccessClaims
 GENERATION_KEY = "auth-generation"
 USER_TTL_SECONDS = 300
 
+# A per-process memo of the round trip's answer, for LOCAL_AUTH_CACHE_SECONDS (default 1 s; 0 turns
+# it off). The process that logs a token out or changes a user/role clears it at once; other
+# processes may accept a revoked token or a changed role for at most that long.
+_local: dict[tuple[str, str], tuple[float, Any]] = {}
+_local_lock = threading.Lock()
+
+
+def clear_local() -> None:
+    with _local_lock:
+        _local.clear()
+
 
 def _user_key(user_id: int) -> str:
     return f"auth-user:{user_id}"
 
 
 def bump_generation(**_: Any) -> None:
+    clear_local()
     try:
         cache.incr(GENERATION_KEY)
     except ValueError:
@@ -66,6 +82,28 @@ class Revoked(Exception):
 
 def user_for_claims(claims: AccessClaims) -> Any:
     """The active user the claims name, or None; raises Revoked for a logged-out token."""
+    ttl = settings.LOCAL_AUTH_CACHE_SECONDS
+    memo_key = (str(getattr(connection, "schema_name", "")), claims.jti)
+    if ttl > 0:
+        hit = _local.get(memo_key)
+        if hit is not None and time.monotonic() - hit[0] < ttl:
+            return _valid(hit[1], claims)
+    user = _lookup(claims)
+    if ttl > 0:
+        with _local_lock:
+            if len(_local) > 10_000:
+                _local.clear()
+            _local[memo_key] = (time.monotonic(), user)
+    return _valid(user, claims)
+
+
+def _valid(user: Any, claims: AccessClaims) -> Any:
+    if user is None or not user.is_active or user.token_version != claims.token_version:
+        return None
+    return user
+
+
+def _lookup(claims: AccessClaims) -> Any:
     revoked_key = f"{REVOKED_PREFIX}{claims.jti}"
     values = cache.get_many([revoked_key, GENERATION_KEY, _user_key(claims.user_id)])
     if revoked_key in values:
@@ -81,8 +119,6 @@ def user_for_claims(claims: AccessClaims) -> Any:
         if user is None:
             return None
         cache.set(_user_key(claims.user_id), _snapshot(user, generation), timeout=USER_TTL_SECONDS)
-    if not user.is_active or user.token_version != claims.token_version:
-        return None
     return user
 
 

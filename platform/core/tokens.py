@@ -69,8 +69,11 @@ def _revocation_key(jti: str) -> str:
 
 
 def revoke(claims: AccessClaims) -> None:
+    from core.authcache import clear_local
+
     ttl = max(1, claims.exp - int(time.time()))
     cache.set(_revocation_key(claims.jti), 1, timeout=ttl)
+    clear_local()
 
 
 def is_revoked(claims: AccessClaims) -> bool:

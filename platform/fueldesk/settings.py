@@ -112,6 +112,8 @@ PASSWORD_MIN_LENGTH = 10
 # Access tokens: HS256 JWT, `exp` in seconds, `tid` names the tenant schema.
 JWT_ALGORITHM = "HS256"
 JWT_SIGNING_KEY = os.environ.get("JWT_SIGNING_KEY", SECRET_KEY)
+# How long one process may reuse its answer to "is this token revoked, who is its user" (core/authcache.py).
+LOCAL_AUTH_CACHE_SECONDS = float(os.environ.get("LOCAL_AUTH_CACHE_SECONDS", "1"))
 ACCESS_TOKEN_TTL_SECONDS = int(os.environ.get("ACCESS_TOKEN_TTL_SECONDS", str(12 * 3600)))
 PASSWORD_RESET_TTL_SECONDS = int(os.environ.get("PASSWORD_RESET_TTL_SECONDS", "3600"))
 LOGIN_RATE_LIMIT_PER_IP = int(os.environ.get("LOGIN_RATE_LIMIT_PER_IP", "30"))

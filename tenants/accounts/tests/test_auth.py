@@ -94,3 +94,19 @@ def test_weak_passwords_are_refused_at_signup(anon, db, password):
         "/api/tenant", {"company_name": "Weak Co", "name": "W", "email": "w@weak.test", "password": password}
     )
     assert res.status_code == 422 and res.json()["detail"].startswith("The password is too weak")
+
+
+def test_deactivating_a_user_or_changing_their_role_takes_effect_at_once(api_a, tenant_a, in_tenant):
+    from conftest import token_for
+
+    sales = Api(token_for(tenant_a, role="Sales", email="sales-person@alpha.test"))
+    assert sales.get("/api/session").status_code == 200
+    assert sales.get("/api/user-account").status_code == 403
+    users = api_a.get("/api/user-account", {"search": "sales-person"}).json()["data"]["items"]
+    uid = users[0]["id"]
+    roles = {r["name"]: r["id"] for r in api_a.get("/api/role").json()["data"]["items"]}
+    assert api_a.put(f"/api/user-account/{uid}", {"role_id": roles["Admin"]}).status_code == 200
+    assert sales.get("/api/user-account").status_code == 200  # new permissions on the very next call
+    assert api_a.put(f"/api/user-account/{uid}", {"is_active": False}).status_code == 200
+    res = sales.get("/api/session")
+    assert res.status_code == 401

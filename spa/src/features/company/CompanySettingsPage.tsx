@@ -218,7 +218,7 @@ export default function CompanySettingsPage() {
       {!editing && hasSettings && settings && (
         <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} data-testid="company-settings-view">
           <LogoUploader url={settings.logo?.[0]?.file_url ?? null} companyName={settings.company_name} uploading={uploadState.isLoading || updateState.isLoading} error={logoError} onPick={(f) => void onPick(f, true)} />
-          <Box component="dl" sx={{ mt: 3, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '180px 1fr' }, rowGap: 1.5, columnGap: 2, m: 0, '& dt': { color: 'text.secondary', fontWeight: 600 }, '& dd': { m: 0, whiteSpace: 'pre-line' } }}>
+          <Box component="dl" sx={{ mb: 0, mx: 0, mt: 3, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '180px 1fr' }, rowGap: 1.5, columnGap: 2, '& dt': { color: 'text.secondary', fontWeight: 600 }, '& dd': { m: 0, whiteSpace: 'pre-line' } }}>
             <dt>Company name</dt>
             <dd>{settings.company_name}</dd>
             <dt>Email</dt>

@@ -1,10 +1,11 @@
 // End-to-end flows through the real server in Debian's chromium (playwright-core).
 //   E2E_BASE_URL (default http://127.0.0.1:8000); the server is started when none answers.
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
 import { makePng } from './png.mjs';
-import { DEMO, PHONE, apiLogin, axe, launch, openPage, shot, signIn, unique, useSession } from './lib.mjs';
+import { ARTIFACTS, DEMO, PHONE, apiLogin, axe, launch, openPage, shot, signIn, unique, useSession } from './lib.mjs';
 
 let server;
 let browser;
@@ -53,6 +54,23 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     // The 401 of a failed sign-in is an answer, not a page error.
     assertNoConsoleErrors(errors.filter((e) => !e.includes('401')), 'sign-in');
     await context.close();
+
+    // Time from submitting the sign-in form to an interactive dashboard (fresh page, cold cache).
+    const fresh = await openPage(browser);
+    await fresh.page.goto('/');
+    await fresh.page.getByLabel('Email').fill(DEMO.admin.email);
+    await fresh.page.getByLabel('Password').fill(DEMO.admin.password);
+    const t0 = Date.now();
+    await fresh.page.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await fresh.page.getByTestId('rail-group-sales').hover();
+    await fresh.page.getByTestId('menu-popup').waitFor();
+    const ms = Date.now() - t0;
+    console.log(`[e2e] sign-in submit → interactive dashboard: ${ms} ms`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(`${ARTIFACTS}timings.json`, JSON.stringify({ signInToDashboardMs: ms, at: new Date().toISOString() }, null, 2));
+    assertNoConsoleErrors(fresh.errors, 'sign-in to dashboard');
+    await fresh.context.close();
   });
 
   test('sign up, land on the dashboard, upload a logo, create a user with a role, log out', async () => {

@@ -5,8 +5,9 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useId, useState, type FormEvent } from 'react';
 import { isApiError } from '@/lib/api/errors';
 import { FormField } from './FormFields';
 import type { FieldDef, FormMode } from './formTypes';
@@ -23,10 +24,15 @@ export interface FormDialogProps<V> {
   onClose: () => void;
   submitLabel?: string;
   maxWidth?: 'xs' | 'sm' | 'md' | 'lg';
+  /**
+   * A sentence for the whole form (shown above the fields), checked with the field rules; e.g. the
+   * server's own 'Missing required fields'. Gets the field errors found so far.
+   */
+  validateForm?: (values: V, mode: FormMode, fieldErrors: FormErrors) => string | null;
 }
 
 /** A create/edit dialog built from field descriptions, with client-side validation. */
-export function FormDialog<V>({ open, mode, title, fields, initialValues, onSubmit, onClose, submitLabel, maxWidth = 'sm' }: FormDialogProps<V>) {
+export function FormDialog<V>({ open, mode, title, fields, initialValues, onSubmit, onClose, submitLabel, maxWidth = 'sm', validateForm }: FormDialogProps<V>) {
   const [values, setValues] = useState<V>(initialValues);
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -49,7 +55,9 @@ export function FormDialog<V>({ open, mode, title, fields, initialValues, onSubm
 
   const onChange = (name: string, value: unknown) => {
     setValues((prev) => {
-      const next = { ...prev, [name]: value } as V;
+      let next = { ...prev, [name]: value } as V;
+      const derived = fields.find((f) => f.name === name)?.onValueChange?.(value, next);
+      if (derived) next = { ...next, ...derived };
       if (submitted) setErrors(validateValues(fields, next, mode));
       else setErrors((e) => (e[name] ? { ...e, [name]: '' } : e));
       return next;
@@ -62,7 +70,9 @@ export function FormDialog<V>({ open, mode, title, fields, initialValues, onSubm
     setFormError(null);
     const found = validateValues(fields, values, mode);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    const formProblem = validateForm?.(values, mode, found) ?? null;
+    if (formProblem) setFormError(formProblem);
+    if (formProblem || Object.values(found).some(Boolean)) return;
     setSaving(true);
     try {
       await onSubmit(values);
@@ -92,9 +102,16 @@ export function FormDialog<V>({ open, mode, title, fields, initialValues, onSubm
             {fields
               .filter((f) => !isHidden(f, mode, values))
               .map((f) => (
-                <Box key={f.name} sx={{ gridColumn: { xs: 'span 12', sm: `span ${f.width ?? 12}` }, pt: 0.5 }}>
-                  <FormField field={f} values={values} mode={mode} error={errors[f.name] || undefined} disabled={saving || (f.disabled?.(mode, values) ?? false)} onChange={onChange} />
-                </Box>
+                <Fragment key={f.name}>
+                  {f.section && (
+                    <Typography component="h3" variant="subtitle2" sx={{ gridColumn: 'span 12', fontWeight: 700, mt: 1, pt: 1, borderTop: 1, borderColor: 'divider' }}>
+                      {f.section}
+                    </Typography>
+                  )}
+                  <Box sx={{ gridColumn: { xs: 'span 12', sm: `span ${f.width ?? 12}` }, pt: 0.5 }}>
+                    <FormField field={f} values={values} mode={mode} error={errors[f.name] || undefined} disabled={saving || (f.disabled?.(mode, values) ?? false)} onChange={onChange} />
+                  </Box>
+                </Fragment>
               ))}
           </Box>
         </DialogContent>

@@ -35,6 +35,23 @@ function SelectField<V>({ field, values, mode, error, disabled, onChange }: Fiel
   const { options, loading, error: loadError } = useFieldOptions(field, values);
   const value = (values as Record<string, unknown>)[field.name];
   const required = isRequired(field, mode, values);
+  if (field.type === 'combobox') {
+    // One value picked from a long list by typing (customers, products).
+    const current = options.find((o) => o.value === value) ?? null;
+    return (
+      <Autocomplete<Option, false>
+        options={options}
+        loading={loading}
+        disabled={disabled}
+        value={current}
+        onChange={(_, next) => onChange(field.name, next ? next.value : null)}
+        isOptionEqualToValue={(a, b) => a.value === b.value}
+        renderInput={(params) => (
+          <TextField {...params} name={field.name} label={field.label} required={required} error={!!error || !!loadError} helperText={error ?? loadError ?? (loading ? 'Loading…' : helper(field, mode)) ?? ' '} />
+        )}
+      />
+    );
+  }
   if (field.type === 'multiselect') {
     const selected = Array.isArray(value) ? value : [];
     return (
@@ -91,6 +108,7 @@ export function FormField<V>(props: FieldProps<V>) {
   switch (type) {
     case 'select':
     case 'multiselect':
+    case 'combobox':
       return <SelectField {...props} />;
     case 'switch':
       return (

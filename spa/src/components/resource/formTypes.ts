@@ -3,7 +3,7 @@ import type { Option } from './types';
 
 export type FormMode = 'create' | 'edit';
 
-export type FieldType = 'text' | 'email' | 'password' | 'number' | 'textarea' | 'select' | 'multiselect' | 'switch' | 'date' | 'custom';
+export type FieldType = 'text' | 'email' | 'password' | 'number' | 'textarea' | 'select' | 'multiselect' | 'combobox' | 'switch' | 'date' | 'custom';
 
 export interface OptionsState {
   options: Option[];
@@ -47,4 +47,8 @@ export interface FieldDef<V> {
   width?: 12 | 8 | 6 | 4;
   /** For type 'custom'. */
   render?: (props: CustomFieldProps<V>) => ReactNode;
+  /** A heading shown above this field (starts a section of the form). */
+  section?: string;
+  /** Values to change along with this one (e.g. clear the city when the state changes). */
+  onValueChange?: (value: unknown, values: V) => Partial<V>;
 }

@@ -21,6 +21,33 @@ export interface ResourceApiConfig {
   invalidates?: string[];
   /** Server-side CSV export of the list with the same query (e.g. '/user-account/export'). */
   exportPath?: string;
+  /** CSV import (upload, preview, confirm) under this path: POST `${importPath}`, `${importPath}/{id}/confirm`. */
+  importPath?: string;
+  /** Drop rows whose id repeats (e.g. a row that moved between pages while they were fetched). */
+  dedupeById?: boolean;
+  /** Seconds an unused list stays cached (RTK Query's keepUnusedDataFor; default 60). */
+  keepUnusedDataFor?: number;
+}
+
+/** Keeps the first row of each id. */
+export function uniqueById<T>(rows: readonly T[], getId: (row: T) => unknown = (r) => (r as { id?: unknown }).id): T[] {
+  const seen = new Set<unknown>();
+  return rows.filter((r) => {
+    const id = getId(r);
+    if (id === undefined || id === null) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+function dedupeList(data: unknown): unknown {
+  if (Array.isArray(data)) return uniqueById(data);
+  if (data && typeof data === 'object' && Array.isArray((data as { items?: unknown }).items)) {
+    const page = data as { items: unknown[] };
+    return { ...page, items: uniqueById(page.items) };
+  }
+  return data;
 }
 
 export interface ListState<T> {
@@ -72,8 +99,9 @@ export function createResourceApi<Item, CreateBody = Partial<Item>, UpdateBody =
     endpoints: (build: any) => ({
       [`${key}List`]: build.query({
         query: (params: ListParams) => (kind === 'all' ? { url: listPath } : { url: listPath, params }),
-        transformResponse: (env: unknown) => unwrap(env),
+        transformResponse: (env: unknown) => (config.dedupeById ? dedupeList(unwrap(env)) : unwrap(env)),
         providesTags: [{ type: tag, id: 'LIST' }],
+        ...(config.keepUnusedDataFor !== undefined ? { keepUnusedDataFor: config.keepUnusedDataFor } : {}),
       }),
       [`${key}Create`]: build.mutation({
         query: (body: CreateBody) => ({ url: createPath, method: 'POST', body }),

@@ -127,3 +127,14 @@ def test_role_permissions_matrix_round_trip(api_a):
     me = api_a.get("/api/role/current-user").json()["data"]
     assert me["role"]["name"] == "Admin" and "user.view" in me["permissions"]
     assert api_a.delete(f"/api/role/{rid}").status_code == 200
+
+
+def test_deleting_a_referenced_row_says_what_uses_it(api_a, tenant_a, in_tenant):
+    from tenants.geo.models import City, State
+
+    with in_tenant(tenant_a):
+        tx = State.objects.create(name="Texas", code="TX")
+        City.objects.create(name="Houston", state=tx)
+    res = api_a.delete(f"/api/state/states/{tx.pk}")
+    assert res.status_code == 409
+    assert res.json()["detail"] == "This record cannot be deleted because it is used by 1 city."

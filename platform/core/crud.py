@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models, transaction
-from django.db.models import QuerySet
+from django.db.models import ProtectedError, QuerySet, RestrictedError
 from django.http import HttpRequest
 from django.utils.text import slugify
 from ninja import File, Query, Router, Schema
@@ -19,7 +19,7 @@ from pydantic import Field, create_model
 
 from core import csv_io
 from core.envelope import Envelope, Message, Page, ok
-from core.errors import ApiError
+from core.errors import ApiError, describe_dependents
 from core.listing import ListParams, ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 
@@ -180,11 +180,18 @@ class Crud:
         return self.get_object(obj.pk)
 
     def do_delete(self, obj: Any) -> None:
-        with transaction.atomic():
-            if self.delete:
-                self.delete(obj)
-            else:
-                obj.delete()
+        try:
+            with transaction.atomic():
+                if self.delete:
+                    self.delete(obj)
+                else:
+                    obj.delete()
+        except (ProtectedError, RestrictedError) as exc:
+            dependents = getattr(exc, "protected_objects", None) or getattr(exc, "restricted_objects", [])
+            fields = {f.name for f in self.model._meta.get_fields()}
+            can_deactivate = bool(fields & {"is_active", "status"})
+            raise ApiError(409, describe_dependents(dependents, can_deactivate=can_deactivate)) from exc
+
 
     # --- routes ------------------------------------------------------------------------------
     def _register(self) -> None:

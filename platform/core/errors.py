@@ -114,10 +114,20 @@ def install_error_handlers(api: NinjaAPI) -> None:
         return respond(request, 500, "Something went wrong on our side. The error has been recorded.")
 
 
-def describe_dependents(objects: Any) -> str:
+def describe_dependents(objects: Any, *, can_deactivate: bool = True) -> str:
     counts: dict[str, int] = {}
     for obj in objects:
-        label = str(obj._meta.verbose_name_plural)
-        counts[label] = counts.get(label, 0) + 1
-    used_by = ", ".join(f"{n} {label}" for label, n in sorted(counts.items()))
-    return f"This record cannot be deleted because it is used by {used_by}. Deactivate it instead."
+        meta = obj._meta
+        counts.setdefault(str(meta.verbose_name_plural), 0)
+        counts[str(meta.verbose_name_plural)] += 1
+    used_by = ", ".join(
+        f"{n} {label if n != 1 else _singular(label)}" for label, n in sorted(counts.items())
+    )
+    advice = " Deactivate it instead." if can_deactivate else ""
+    return f"This record cannot be deleted because it is used by {used_by}.{advice}"
+
+
+def _singular(plural: str) -> str:
+    if plural.endswith("ies"):
+        return plural[:-3] + "y"
+    return plural[:-1] if plural.endswith("s") else plural

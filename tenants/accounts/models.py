@@ -30,6 +30,9 @@ class Role(models.Model):
     grants_all = models.BooleanField(default=False)
     is_system = models.BooleanField(default=False)
     permissions = ArrayField(models.CharField(max_length=100), default=list, blank=True)
+    # What seeding last granted a system role: later resources' codes are added on top, while a
+    # code an admin removed on purpose stays removed (see services.top_up_system_roles).
+    seeded_permissions = ArrayField(models.CharField(max_length=100), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

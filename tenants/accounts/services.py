@@ -170,16 +170,32 @@ def seed_roles() -> dict[str, Role]:
     )
     created[seeded.ADMIN] = admin
     for name, (description, _full, _view) in seeded.ROLE_RESOURCES.items():
+        codes = seeded.seeded_role_permissions(name)
         role, _ = Role.objects.get_or_create(
             name=name,
-            defaults={
-                "is_system": True,
-                "description": description,
-                "permissions": seeded.seeded_role_permissions(name),
-            },
+            defaults={"is_system": True, "description": description, "permissions": codes,
+                      "seeded_permissions": codes},
         )
         created[name] = role
     return created
+
+
+def top_up_system_roles() -> int:
+    """Give the seeded roles the codes of resources added since they were seeded. Returns how many
+    codes were added."""
+    added = 0
+    for name in seeded.ROLE_RESOURCES:
+        role = Role.objects.filter(name=name, is_system=True).first()
+        if role is None:
+            continue
+        current = set(seeded.seeded_role_permissions(name))
+        new = current - set(role.seeded_permissions)
+        if new or set(role.seeded_permissions) != current:
+            role.permissions = sorted(set(role.permissions) | new)
+            role.seeded_permissions = sorted(current)
+            role.save(update_fields=["permissions", "seeded_permissions", "updated_at"])
+            added += len(new)
+    return added
 
 
 def validate_permission_codes(codes: list[str]) -> list[str]:

@@ -110,3 +110,22 @@ def test_deactivating_a_user_or_changing_their_role_takes_effect_at_once(api_a, 
     assert api_a.put(f"/api/user-account/{uid}", {"is_active": False}).status_code == 200
     res = sales.get("/api/session")
     assert res.status_code == 401
+
+
+def test_system_roles_gain_new_resources_but_keep_deliberate_removals(tenant_a, in_tenant):
+    from tenants.accounts.models import Role
+    from tenants.accounts.services import top_up_system_roles
+
+    with in_tenant(tenant_a):
+        sales = Role.objects.get(name="Sales")
+        assert {"customer.view", "product.view"} <= set(sales.permissions)
+        # as if product.view had been added to the Sales role after this company signed up ...
+        sales.seeded_permissions = [c for c in sales.seeded_permissions if c != "product.view"]
+        # ... and an admin had taken customer.view away on purpose
+        sales.permissions = [c for c in sales.permissions if c not in {"product.view", "customer.view"}]
+        sales.save()
+        assert top_up_system_roles() == 1
+        sales.refresh_from_db()
+        assert "product.view" in sales.permissions
+        assert "customer.view" not in sales.permissions
+        assert top_up_system_roles() == 0

@@ -162,7 +162,7 @@ def test_deleting_a_product_in_use_is_refused(api_a, in_tenant, tenant_a):
     res = api_a.delete(f"{PRODUCTS}/{pid}")
     assert res.status_code == 409
     assert res.json()["detail"] == (
-        "This record cannot be deleted because it is used by 1 customer assets. Deactivate it instead."
+        "This record cannot be deleted because it is used by 1 customer asset. Deactivate it instead."
     )
     assert api_a.put(f"{PRODUCTS}/{pid}", {"is_active": False}).json()["data"]["is_active"] is False
 

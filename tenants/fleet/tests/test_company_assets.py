@@ -57,7 +57,7 @@ def test_asset_type_validation(api_a):
 def test_deleting_an_asset_type_in_use_is_refused(api_a, truck_type):
     assert api_a.post("/api/company-asset", asset_body(truck_type["id"])).status_code == 201
     res = api_a.delete(f"/api/asset-type/{truck_type['id']}")
-    assert res.status_code == 409 and "1 company assets" in res.json()["detail"]
+    assert res.status_code == 409 and "1 company asset." in res.json()["detail"]
 
 
 # --- company assets ------------------------------------------------------------------------------

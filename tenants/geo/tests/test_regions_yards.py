@@ -178,7 +178,7 @@ def test_deleting_a_yard_in_use_is_refused(api_a, tenant_a, in_tenant):
     res = api_a.delete(f"/api/yard/{yard['id']}")
     assert res.status_code == 409
     assert res.json()["detail"] == (
-        "This record cannot be deleted because it is used by 1 company assets. Deactivate it instead."
+        "This record cannot be deleted because it is used by 1 company asset. Deactivate it instead."
     )
     assert api_a.get(f"/api/yard/{yard['id']}").status_code == 200
 
@@ -187,7 +187,7 @@ def test_deleting_a_region_in_use_is_refused(api_a):
     region = api_a.post("/api/region", {"name": "Central"}).json()["data"]
     api_a.post("/api/yard", {"name": "Austin Yard", "region_id": region["id"]})
     res = api_a.delete(f"/api/region/{region['id']}")
-    assert res.status_code == 409 and "1 yards" in res.json()["detail"]
+    assert res.status_code == 409 and "1 yard." in res.json()["detail"]
 
 
 def test_roles_without_yard_permissions_are_refused(tenant_a, api_a):

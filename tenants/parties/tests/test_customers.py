@@ -185,5 +185,5 @@ def test_company_types(api_a, tenant_a):
     ] == ("Oil and Gas")
     customer(api_a, company_type_id=created["id"])
     res = api_a.delete(f"{path}/{created['id']}")
-    assert res.status_code == 409 and "1 customers" in res.json()["detail"]
+    assert res.status_code == 409 and "1 customer" in res.json()["detail"]
     assert Api(token_for(tenant_a, role="Driver")).get(path).status_code == 403

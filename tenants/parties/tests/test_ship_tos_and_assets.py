@@ -128,7 +128,7 @@ def test_deleting_a_ship_to_with_tanks_is_refused(api_a):
     site = ship_to(api_a, c["id"])
     asset(api_a, site["id"])
     res = api_a.delete(f"{SHIP_TOS}/{site['id']}")
-    assert res.status_code == 409 and "1 customer assets" in res.json()["detail"]
+    assert res.status_code == 409 and "1 customer asset." in res.json()["detail"]
     other = customer(api_a, "Other")
     res = api_a.put(f"{SHIP_TOS}/{site['id']}", {"customer_id": other["id"]})
     assert res.status_code == 409 and "cannot move to another customer" in res.json()["detail"]

@@ -4,7 +4,7 @@ from django.db import connection
 
 from tenancy.models import Tenant
 from tenancy.services import ensure_template, refill_spares
-from tenants.accounts.services import sync_permissions
+from tenants.accounts.services import sync_permissions, top_up_system_roles
 
 
 class Command(BaseCommand):
@@ -22,6 +22,7 @@ class Command(BaseCommand):
         for tenant in Tenant.objects.filter(status__in=[Tenant.Status.ACTIVE, Tenant.Status.SUSPENDED]):
             connection.set_tenant(tenant)
             sync_permissions()
+            top_up_system_roles()
         connection.set_schema_to_public()
         if not options["no_spares"]:
             made = refill_spares()

@@ -38,11 +38,12 @@ class Command(BaseCommand):
         self.stdout.write(f"  Driver login: {DRIVER_LOGIN[0]} / {DRIVER_LOGIN[2]}")
 
     def _seed(self) -> None:
-        from tenants.accounts.services import sync_permissions
+        from tenants.accounts.services import sync_permissions, top_up_system_roles
         from tenants.fleet.models import Driver
         from tenants.geo.models import City, State
 
         sync_permissions()
+        top_up_system_roles()
         for name, code, cities in STATES:
             state, _ = State.objects.get_or_create(code=code, defaults={"name": name})
             for city in cities:

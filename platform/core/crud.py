@@ -192,7 +192,6 @@ class Crud:
             can_deactivate = bool(fields & {"is_active", "status"})
             raise ApiError(409, describe_dependents(dependents, can_deactivate=can_deactivate)) from exc
 
-
     # --- routes ------------------------------------------------------------------------------
     def _register(self) -> None:
         r, res, out, path = self.router, self.resource, self.out, self.path

@@ -173,8 +173,12 @@ def seed_roles() -> dict[str, Role]:
         codes = seeded.seeded_role_permissions(name)
         role, _ = Role.objects.get_or_create(
             name=name,
-            defaults={"is_system": True, "description": description, "permissions": codes,
-                      "seeded_permissions": codes},
+            defaults={
+                "is_system": True,
+                "description": description,
+                "permissions": codes,
+                "seeded_permissions": codes,
+            },
         )
         created[name] = role
     return created

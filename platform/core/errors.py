@@ -120,9 +120,7 @@ def describe_dependents(objects: Any, *, can_deactivate: bool = True) -> str:
         meta = obj._meta
         counts.setdefault(str(meta.verbose_name_plural), 0)
         counts[str(meta.verbose_name_plural)] += 1
-    used_by = ", ".join(
-        f"{n} {label if n != 1 else _singular(label)}" for label, n in sorted(counts.items())
-    )
+    used_by = ", ".join(f"{n} {label if n != 1 else _singular(label)}" for label, n in sorted(counts.items()))
     advice = " Deactivate it instead." if can_deactivate else ""
     return f"This record cannot be deleted because it is used by {used_by}.{advice}"
 

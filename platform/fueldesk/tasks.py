@@ -11,3 +11,4 @@ import tenancy.tasks  # noqa: E402,F401
 
 import fueldesk.dramatiq_setup  # noqa: E402,F401  (the broker comes before the actors)
 import tenants.accounts.tasks  # noqa: E402,F401
+import tenants.catalog.tasks  # noqa: E402,F401

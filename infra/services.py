@@ -372,7 +372,12 @@ def find_postgres(services: Services, start: bool) -> None:
             return
         log(f"something answers on {host}:{port} but neither root nor postgres can log in")
     embedded = EmbeddedPostgres(var_dir() / "postgres")
+    # The embedded server's own client tools first on PATH: `pg_dump` (tenant_delete) must not be older
+    # than the server, and a machine without Postgres has none at all.
     services.extra_env["FUELDESK_PG_BINDIR"] = str(embedded.bindir)
+    path = os.environ.get("PATH", "")
+    if not path.startswith(f"{embedded.bindir}{os.pathsep}"):
+        services.extra_env["PATH"] = f"{embedded.bindir}{os.pathsep}{path}"
     running = embedded.running_port()
     if running:
         services.sources["postgres"] = f"embedded server already running on 127.0.0.1:{running}"

@@ -3,12 +3,13 @@ import type { Persistor } from 'redux-persist';
 import { api } from '@/lib/api/api';
 import { apiRequest } from '@/lib/api/http';
 import { registerSessionHandlers } from '@/lib/api/session';
+import { hasPendingUnauthorizedRedirect } from '@/lib/api/unauthorized';
 import { STORAGE_KEYS } from '@/lib/auth/storageKeys';
 import { getToken, removeToken, tokenExpiresAt, tokenState } from '@/lib/auth/token';
 import { trackEvent, trackRole } from '@/lib/tracking/tracking';
 import { clientStateReset, type AppStore } from '../store';
 import { clearIndexedDb, runLogout } from './logout';
-import { fetchCompanySettings, fetchProfile } from './sessionSlice';
+import { MSG_FETCH_PROFILE_FAILED, MSG_FETCH_SETTINGS_FAILED, fetchCompanySettings, fetchProfile } from './sessionSlice';
 
 /** Window event the sign-in and sign-up pages fire after storing a token. */
 export const USER_LOGGED_IN_EVENT = 'userLoggedIn';
@@ -116,8 +117,11 @@ export function fetchSessionDataOnce(): void {
   if (!token || tokenState(token) !== 'valid' || !store) return;
   if (fetchedForToken === token) return;
   fetchedForToken = token;
-  void store.dispatch(fetchCompanySettings());
-  void store.dispatch(fetchProfile()).then(() => {
+  void store.dispatch(fetchCompanySettings()).then((action) => {
+    if (fetchCompanySettings.rejected.match(action) && !hasPendingUnauthorizedRedirect()) toast.error(MSG_FETCH_SETTINGS_FAILED, { toastId: 'settings-failed' });
+  });
+  void store.dispatch(fetchProfile()).then((action) => {
+    if (fetchProfile.rejected.match(action) && !hasPendingUnauthorizedRedirect()) toast.error(MSG_FETCH_PROFILE_FAILED, { toastId: 'profile-failed' });
     try {
       trackRole(window.localStorage.getItem(STORAGE_KEYS.userRole));
     } catch {

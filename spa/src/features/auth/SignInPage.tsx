@@ -35,9 +35,9 @@ export default function SignInPage() {
     setError(null);
     if (!email.trim() || !password) return;
     try {
-      const session = await login({ email: email.trim(), password }).unwrap();
-      storeSession(dispatch, session);
-      toast.success('Login successful', { toastId: 'login-ok' });
+      const envelope = await login({ email: email.trim(), password }).unwrap();
+      storeSession(dispatch, envelope.data);
+      toast.success(envelope.message || 'Login successful', { toastId: 'login-ok' });
       navigate(landingPath(), { replace: true });
     } catch (err) {
       setError(isApiError(err) ? err.message : 'Sign-in failed. Please try again.');

@@ -5,9 +5,9 @@ type Session = ApiData<'/api/login', 'post'>;
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<Session, ApiBody<'/api/login', 'post'>>({
+    /** Keeps the envelope: the sign-in page shows its message (spec section 7). */
+    login: build.mutation<ApiResponse<'/api/login', 'post'>, ApiBody<'/api/login', 'post'>>({
       query: (body) => ({ url: '/login', method: 'POST', body }),
-      transformResponse: (env) => unwrap<Session>(env),
     }),
     signup: build.mutation<Session, ApiBody<'/api/tenant', 'post'>>({
       query: (body) => ({ url: '/tenant', method: 'POST', body }),

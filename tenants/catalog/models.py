@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
+from core.models import Timestamped, unique_ci
 from django.db import models
-from django.db.models.functions import Lower
 
 
-class ProductCategory(models.Model):
+class ProductCategory(Timestamped):
     name = models.CharField(max_length=100)
     description = models.CharField(max_length=300, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         verbose_name = "product category"
         verbose_name_plural = "product categories"
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"),
+            unique_ci(
+                "name",
                 name="product_category_unique_name",
-                violation_error_code="unique",
-                violation_error_message="A product category with this name already exists.",
+                message="A product category with this name already exists.",
             )
         ]
 
@@ -29,24 +26,21 @@ class ProductCategory(models.Model):
         return self.name
 
 
-class ProductSubCategory(models.Model):
+class ProductSubCategory(Timestamped):
     name = models.CharField(max_length=100)
     category = models.ForeignKey(ProductCategory, on_delete=models.PROTECT, related_name="sub_categories")
     description = models.CharField(max_length=300, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         verbose_name = "product sub-category"
         verbose_name_plural = "product sub-categories"
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"),
+            unique_ci(
+                "name",
                 "category",
                 name="product_sub_category_unique_name",
-                violation_error_code="unique",
-                violation_error_message="This category already has a sub-category with this name.",
+                message="This category already has a sub-category with this name.",
             ),
         ]
 
@@ -54,7 +48,7 @@ class ProductSubCategory(models.Model):
         return self.name
 
 
-class Product(models.Model):
+class Product(Timestamped):
     class SoldAs(models.TextChoices):
         GALLON = "gallon"
         LITRE = "litre"
@@ -83,18 +77,11 @@ class Product(models.Model):
     is_fuel = models.BooleanField(default=False)
     # A list price; customer pricing and pricing rules (the pricing app) decide what is charged.
     unit_price = models.DecimalField(max_digits=12, decimal_places=4, null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("code"),
-                name="product_unique_code",
-                violation_error_code="unique",
-                violation_error_message="A product with this code already exists.",
-            ),
+            unique_ci("code", name="product_unique_code", message="A product with this code already exists."),
             models.CheckConstraint(
                 condition=models.Q(unit_price__gte=0) | models.Q(unit_price__isnull=True),
                 name="product_unit_price_not_negative",
@@ -106,7 +93,7 @@ class Product(models.Model):
         return f"{self.code} {self.name}"
 
 
-class DataImport(models.Model):
+class DataImport(Timestamped):
     """One uploaded CSV file for one importable list: checked (preview) first, written on confirm.
 
     It lives here, the most basic master-data app, for every importable list (customers, ship-tos,
@@ -139,8 +126,6 @@ class DataImport(models.Model):
     created_by = models.ForeignKey(
         "accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

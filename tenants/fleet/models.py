@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from core.models import Timestamped, unique_ci
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 
 MAX_COMPARTMENTS = 12
 MAX_CAPACITY_GALLONS = 100_000
@@ -48,7 +48,7 @@ def vin_problem(vin: str) -> str | None:
     return None
 
 
-class AssetType(models.Model):
+class AssetType(Timestamped):
     class Category(models.TextChoices):
         TRUCK = "truck", "Truck"
         TRAILER = "trailer", "Trailer"
@@ -59,17 +59,12 @@ class AssetType(models.Model):
     name = models.CharField(max_length=100)
     category = models.CharField(max_length=20, choices=Category.choices, default=Category.TRUCK)
     description = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"),
-                name="asset_type_unique_name",
-                violation_error_code="unique",
-                violation_error_message="An asset type with this name already exists.",
+            unique_ci(
+                "name", name="asset_type_unique_name", message="An asset type with this name already exists."
             ),
         ]
 
@@ -80,7 +75,7 @@ class AssetType(models.Model):
         self.name = (self.name or "").strip()
 
 
-class CompanyAsset(models.Model):
+class CompanyAsset(Timestamped):
     """A truck, trailer or tank wagon of the company's own fleet. Capacity in US gallons; a tank
     is split into compartments (each `{"number": 1, "capacity": 2000}`) whose total fits the tank."""
 
@@ -101,17 +96,14 @@ class CompanyAsset(models.Model):
         "geo.Yard", on_delete=models.PROTECT, related_name="company_assets", null=True, blank=True
     )
     is_active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["asset_number", "id"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("asset_number"),
+            unique_ci(
+                "asset_number",
                 name="company_asset_unique_number",
-                violation_error_code="unique",
-                violation_error_message="A company asset with this asset number already exists.",
+                message="A company asset with this asset number already exists.",
             ),
             models.UniqueConstraint(
                 "vin",
@@ -168,7 +160,7 @@ class CompanyAsset(models.Model):
         return sorted(cleaned, key=lambda c: c["number"])
 
 
-class Driver(models.Model):
+class Driver(Timestamped):
     class LicenceClass(models.TextChoices):
         A = "A", "Class A CDL"
         B = "B", "Class B CDL"
@@ -191,8 +183,6 @@ class Driver(models.Model):
     user = models.OneToOneField(
         "accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="driver"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]

@@ -1,3 +1,4 @@
+from core.models import Timestamped, unique_ci
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -34,32 +35,19 @@ class City(models.Model):
 
 
 def _unique_ci(field: str, name: str, label: str) -> models.UniqueConstraint:
-    return models.UniqueConstraint(
-        Lower(field),
-        name=name,
-        violation_error_code="unique",
-        violation_error_message=f"A {label} with this {field} already exists.",
-    )
+    return unique_ci(field, name=name, message=f"A {label} with this {field} already exists.")
 
 
 def _unique_ci_when_set(field: str, name: str, label: str) -> models.UniqueConstraint:
-    return models.UniqueConstraint(
-        Lower(field),
-        name=name,
-        condition=~models.Q(**{field: ""}),
-        violation_error_code="unique",
-        violation_error_message=f"A {label} with this {field} already exists.",
-    )
+    return unique_ci(field, name=name, message=f"A {label} with this {field} already exists.", when_set=True)
 
 
-class Region(models.Model):
+class Region(Timestamped):
     """A sales or dispatch area grouping yards and drivers (e.g. Gulf Coast)."""
 
     name = models.CharField(max_length=100)
     code = models.CharField(max_length=20, blank=True, default="", help_text="Short code, e.g. GC")
     description = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -76,7 +64,7 @@ class Region(models.Model):
         self.code = (self.code or "").strip().upper()
 
 
-class Yard(models.Model):
+class Yard(Timestamped):
     """A depot where trucks are parked and loaded and drivers start their day."""
 
     name = models.CharField(max_length=120)
@@ -101,8 +89,6 @@ class Yard(models.Model):
         validators=[MinValueValidator(-180), MaxValueValidator(180)],
     )
     is_active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]

@@ -5,16 +5,16 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from core.models import Timestamped, unique_ci
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 
 MAX_TERM_DAYS = 365
 
 
-class PaymentTerm(models.Model):
+class PaymentTerm(Timestamped):
     """When an invoice is due, and the early-payment discount: '2/10 Net 30' is 2 % off if paid within
     10 days, otherwise the full amount within 30. Net 0 means due on receipt (COD)."""
 
@@ -29,17 +29,14 @@ class PaymentTerm(models.Model):
     discount_days = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(MAX_TERM_DAYS)])
     # The term new customers get; at most one term is the default.
     is_default = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["net_days", "name"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"),
+            unique_ci(
+                "name",
                 name="payment_term_unique_name",
-                violation_error_code="unique",
-                violation_error_message="A payment term with this name already exists.",
+                message="A payment term with this name already exists.",
             ),
             models.UniqueConstraint(
                 fields=["is_default"],
@@ -91,29 +88,25 @@ class PaymentTerm(models.Model):
         return invoice_date + dt.timedelta(days=self.discount_days)
 
 
-class PaymentMethod(models.Model):
+class PaymentMethod(Timestamped):
     """How a customer pays (ACH, check, card …); `code` is what accounting exports use."""
 
     name = models.CharField(max_length=80)
     code = models.CharField(max_length=20)
     is_active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("name"),
+            unique_ci(
+                "name",
                 name="payment_method_unique_name",
-                violation_error_code="unique",
-                violation_error_message="A payment method with this name already exists.",
+                message="A payment method with this name already exists.",
             ),
-            models.UniqueConstraint(
-                Lower("code"),
+            unique_ci(
+                "code",
                 name="payment_method_unique_code",
-                violation_error_code="unique",
-                violation_error_message="A payment method with this code already exists.",
+                message="A payment method with this code already exists.",
             ),
         ]
 

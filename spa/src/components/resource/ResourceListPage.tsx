@@ -1,6 +1,7 @@
 import Add from '@mui/icons-material/Add';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Download from '@mui/icons-material/Download';
+import UploadFile from '@mui/icons-material/UploadFile';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Search from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
@@ -17,10 +18,11 @@ import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { isApiError } from '@/lib/api/errors';
 import { ConfirmDialog } from './ConfirmDialog';
+import { CsvImportDialog } from './CsvImportDialog';
 import { downloadCsv, toCsv } from './csv';
 import { FilterBar } from './FilterBar';
 import { FormDialog } from './FormDialog';
-import type { FieldDef } from './formTypes';
+import type { FieldDef, FormMode } from './formTypes';
 import { applyLocal } from './localList';
 import type { ResourceApi } from './resourceApi';
 import type { ActiveFilter, ColumnDef, FilterFieldDef, ListParams, RowId } from './types';
@@ -32,6 +34,8 @@ export interface ResourceFormConfig<T, V, C, U> {
   toCreateBody: (values: V) => C;
   toUpdateBody: (values: V, row: T) => U;
   maxWidth?: 'xs' | 'sm' | 'md' | 'lg';
+  /** A sentence for the whole form (e.g. the server's 'Missing required fields'); see FormDialog. */
+  validate?: (values: V, mode: FormMode, fieldErrors: Record<string, string>) => string | null;
 }
 
 export interface RowAction<T> {
@@ -39,6 +43,8 @@ export interface RowAction<T> {
   icon: ReactElement;
   onClick: (row: T) => void;
   hidden?: boolean;
+  /** In the row's '⋮' menu instead of an icon button. */
+  showInMenu?: boolean;
 }
 
 export interface ResourceListPageProps<T, V, C, U> {
@@ -73,6 +79,19 @@ export interface ResourceListPageProps<T, V, C, U> {
   /** Above the grid (e.g. a summary card). */
   headerContent?: ReactNode;
   toolbarExtra?: ReactNode;
+  /** More buttons beside 'Export CSV' and 'New …'. */
+  headerActions?: ReactNode;
+  /** A section of another page (h2 title, no page padding, fixed grid height) instead of a page. */
+  embedded?: boolean;
+  /** Grid height (CSS); defaults to the window's height for pages, 420px for sections. */
+  gridHeight?: string | number | Record<string, string | number>;
+  /** Shown in the CSV import dialog (its columns) when the resource has an importPath. */
+  importHelp?: ReactNode;
+  /** After a create succeeded (e.g. open the new record). */
+  onCreated?: (row: T) => void;
+  /** Click on a row (not on its actions). */
+  onRowClick?: (row: T) => void;
+  actionsWidth?: number;
 }
 
 const GRID_HEIGHT = { xs: 'calc(100vh - 400px)', sm: 'calc(100vh - 250px)' };
@@ -92,6 +111,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
   const [editing, setEditing] = useState<{ mode: 'create' | 'edit'; row?: T } | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   // Search is debounced and sends the list back to page 1.
   useEffect(() => {
@@ -146,7 +166,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
         field: '__actions',
         type: 'actions',
         headerName: 'Actions',
-        width: 130,
+        width: props.actionsWidth ?? 130,
         getActions: (p) => {
           const row = p.row as T;
           const name = describe(row);
@@ -154,7 +174,14 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
           if (form && (props.canEdit?.(row) ?? true))
             items.push(<GridActionsCellItem key="edit" icon={<EditOutlined />} label={`Edit ${name}`} onClick={() => setEditing({ mode: 'edit', row })} />);
           for (const a of props.rowActions?.(row) ?? []) {
-            if (!a.hidden) items.push(<GridActionsCellItem key={a.label} icon={a.icon} label={`${a.label} ${name}`} onClick={() => a.onClick(row)} />);
+            if (a.hidden) continue;
+            items.push(
+              a.showInMenu ? (
+                <GridActionsCellItem key={a.label} icon={a.icon} label={a.label} showInMenu onClick={() => a.onClick(row)} />
+              ) : (
+                <GridActionsCellItem key={a.label} icon={a.icon} label={`${a.label} ${name}`} onClick={() => a.onClick(row)} />
+              ),
+            );
           }
           if (props.canDelete?.(row) ?? true)
             items.push(<GridActionsCellItem key="delete" icon={<DeleteOutline />} label={`Delete ${name}`} onClick={() => setDeleting(row)} />);
@@ -164,7 +191,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [columns, form, props.rowActions, props.canDelete, props.canEdit, describe]);
+  }, [columns, form, props.rowActions, props.canDelete, props.canEdit, describe, props.actionsWidth]);
 
   const columnVisibilityModel = useMemo(
     () => Object.fromEntries(columns.filter((c) => c.hideOnPhone).map((c) => [c.field, !phone])),
@@ -190,7 +217,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
     if (editing.mode === 'create') {
       const created = await create(form.toCreateBody(values));
       toast.success(`${singular} created successfully`);
-      void created;
+      props.onCreated?.(created);
     } else if (editing.row) {
       await update(getRowId(editing.row), form.toUpdateBody(values, editing.row));
       toast.success(`${singular} updated successfully`);
@@ -200,26 +227,49 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
 
   const emptyText = search || filter ? `No ${plural} match your search.` : `No ${plural} yet.`;
 
+  const canCreate = !!form && (props.canCreate ?? true);
+  const headerActions = (
+    <>
+      {props.headerActions}
+      {resource.config.importPath && canCreate && (
+        <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setImporting(true)}>
+          Import CSV
+        </Button>
+      )}
+      {props.exportFilename !== false && (
+        <Button variant="outlined" startIcon={<Download />} onClick={onExport} disabled={exporting || rowCount === 0}>
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </Button>
+      )}
+      {canCreate && (
+        <Button variant="contained" startIcon={<Add />} onClick={() => setEditing({ mode: 'create' })}>
+          New {singular.toLowerCase()}
+        </Button>
+      )}
+    </>
+  );
+  const Frame = props.embedded ? SectionFrame : PageBody;
+  const gridHeight = props.gridHeight ?? (props.embedded ? 420 : GRID_HEIGHT);
+
   return (
-    <PageBody>
-      <PageHeader
-        title={title}
-        subtitle={subtitle}
-        actions={
-          <>
-            {props.exportFilename !== false && (
-              <Button variant="outlined" startIcon={<Download />} onClick={onExport} disabled={exporting || rowCount === 0}>
-                {exporting ? 'Exporting…' : 'Export CSV'}
-              </Button>
+    <Frame>
+      {props.embedded ? (
+        <Box component="header" sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 1, mb: 1.5 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography component="h2" variant="h6" sx={{ fontWeight: 700 }}>
+              {title}
+            </Typography>
+            {subtitle && (
+              <Typography variant="body2" color="text.secondary">
+                {subtitle}
+              </Typography>
             )}
-            {form && (props.canCreate ?? true) && (
-              <Button variant="contained" startIcon={<Add />} onClick={() => setEditing({ mode: 'create' })}>
-                New {singular.toLowerCase()}
-              </Button>
-            )}
-          </>
-        }
-      />
+          </Box>
+          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>{headerActions}</Box>
+        </Box>
+      ) : (
+        <PageHeader title={title} subtitle={subtitle} actions={headerActions} />
+      )}
       {props.headerContent}
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <Box sx={{ p: 1.5, display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', borderBottom: 1, borderColor: 'divider' }}>
@@ -261,7 +311,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
             </Alert>
           </Box>
         ) : (
-          <Box sx={{ height: GRID_HEIGHT, minHeight: 380 }}>
+          <Box sx={{ height: gridHeight, minHeight: props.embedded ? 260 : 380 }}>
             <DataGrid
               rows={rows as object[]}
               columns={gridColumns}
@@ -281,6 +331,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
               pageSizeOptions={props.pageSizeOptions ?? Array.from(new Set([10, 25, 50, 100, defaultPageSize])).sort((a, b) => a - b)}
               disableColumnFilter
               disableRowSelectionOnClick
+              onRowClick={props.onRowClick ? (p) => props.onRowClick!(p.row as T) : undefined}
               columnVisibilityModel={columnVisibilityModel}
               slots={{ noRowsOverlay: () => <EmptyState text={emptyText} /> }}
               sx={{ border: 0 }}
@@ -300,6 +351,20 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
           onSubmit={submitForm}
           onClose={() => setEditing(null)}
           maxWidth={form.maxWidth}
+          validateForm={form.validate}
+        />
+      )}
+      {importing && resource.config.importPath && (
+        <CsvImportDialog
+          open
+          importPath={resource.config.importPath}
+          plural={plural}
+          help={props.importHelp}
+          onClose={() => setImporting(false)}
+          onImported={(r) => {
+            toast.success(`Imported ${r.created_rows} ${plural}`);
+            list.refetch();
+          }}
         />
       )}
       {deleting && (
@@ -327,8 +392,12 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
           onClose={() => setDeleting(null)}
         />
       )}
-    </PageBody>
+    </Frame>
   );
+}
+
+function SectionFrame({ children }: { children: ReactNode }) {
+  return <Box component="section">{children}</Box>;
 }
 
 function EmptyState({ text }: { text: string }) {

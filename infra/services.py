@@ -76,7 +76,11 @@ def tcp_open(host: str, port: int, timeout: float = 1.0) -> bool:
 def free_port(preferred: int, host: str = "127.0.0.1") -> int:
     """``preferred`` when nothing listens there, else a free port chosen by the kernel."""
     for port in (preferred, 0):
+        if port and tcp_open(host, port, timeout=0.5):
+            continue
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            # As servers do: a port whose last connections are in TIME_WAIT is free to listen on.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 sock.bind((host, port))
             except OSError:

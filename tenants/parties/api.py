@@ -11,6 +11,7 @@ from ninja import Query, Router
 from tenants.geo.models import City, State
 from tenants.parties import selectors, services
 from tenants.parties.models import (
+    CUSTOMER_SEARCH_FIELDS,
     ContactService,
     Customer,
     CustomerAsset,
@@ -134,7 +135,8 @@ customer_crud = Crud(
     update=services.update_customer,
     importer=CUSTOMER_IMPORT,
     spec=ListSpec(
-        search=("name", "account_number", "email", "phone", *ADDRESS_SEARCH),
+        # Trigram-indexed (models.CUSTOMER_SEARCH_FIELDS); address, city and ZIP are filters instead.
+        search=CUSTOMER_SEARCH_FIELDS,
         sort={
             "name": "name",
             "account_number": "account_number",
@@ -151,6 +153,8 @@ customer_crud = Crud(
             "status": ("status", "str"),
             "email": ("email", "str"),
             "phone": ("phone", "str"),
+            "address_one": ("address_one", "str"),
+            "zip_code": ("zip_code", "str"),
             "city": ("city__name", "str"),
             "state": ("state__code", "str"),
             "company_type": ("company_type__company_type", "str"),

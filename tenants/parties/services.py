@@ -11,7 +11,6 @@ from typing import Any
 
 from core.crud import save_object
 from core.errors import ApiError
-from django.apps import apps
 from django.db import transaction
 
 from tenants.geo.models import City
@@ -91,23 +90,6 @@ def check_place(data: dict[str, Any], current: Any = None) -> None:
     data["state_id"] = city.state_id
 
 
-def _check_pricing_refs(data: dict[str, Any]) -> None:
-    """payment_term_id and payment_method_id name rows of the pricing app (plain columns for now)."""
-    for fname, model_name, label in (
-        ("payment_term_id", "PaymentTerm", "payment term"),
-        ("payment_method_id", "PaymentMethod", "payment method"),
-    ):
-        value = data.get(fname)
-        if value is None:
-            continue
-        try:
-            model = apps.get_model("pricing", model_name)
-        except LookupError:
-            continue
-        if not model._default_manager.filter(pk=value).exists():
-            raise ApiError(422, f"{fname}: no {label} with id {value}.")
-
-
 # --- customers -----------------------------------------------------------------------------------
 STATUS_ALIASES = {"hold": "on_hold", "credit": "credit_hold"}
 
@@ -144,7 +126,6 @@ def _next_account_number(customer: Customer) -> str:
 def create_customer(data: dict[str, Any]) -> Customer:
     data = _clean(data)
     check_place(data)
-    _check_pricing_refs(data)
     generate = not data.get("account_number")
     if generate:
         data["account_number"] = f"new-{uuid.uuid4().hex[:20]}"  # replaced once the id is known
@@ -161,7 +142,6 @@ def update_customer(customer: Customer, data: dict[str, Any]) -> Customer:
     if "account_number" in data and not data["account_number"]:
         data.pop("account_number")  # blank keeps the number it has
     check_place(data, customer)
-    _check_pricing_refs(data)
     return save_object(customer, data)  # type: ignore[return-value]
 
 

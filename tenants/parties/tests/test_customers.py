@@ -187,3 +187,78 @@ def test_company_types(api_a, tenant_a):
     res = api_a.delete(f"{path}/{created['id']}")
     assert res.status_code == 409 and "1 customer" in res.json()["detail"]
     assert Api(token_for(tenant_a, role="Driver")).get(path).status_code == 403
+
+
+def test_payment_term_and_method_are_foreign_keys(api_a):
+    term = api_a.post("/api/payment-term", {"name": "Net 15", "net_days": 15}).json()["data"]
+    method = api_a.post("/api/payment-method", {"name": "ACH", "code": "ACH"}).json()["data"]
+    c = customer(api_a, payment_term_id=term["id"], payment_method_id=method["id"])
+    assert c["payment_term_id"] == term["id"] and c["payment_method_id"] == method["id"]
+    for field, label in (("payment_term_id", "payment term"), ("payment_method_id", "payment method")):
+        res = api_a.put(f"{CUSTOMERS}/{c['id']}", {field: 987654})
+        assert res.status_code == 422
+        assert res.json()["detail"] == f"{field}: no {label} with id 987654."
+
+    res = api_a.delete(f"/api/payment-term/{term['id']}")
+    assert res.status_code == 409
+    assert res.json()["detail"] == "This record cannot be deleted because it is used by 1 customer."
+    res = api_a.delete(f"/api/payment-method/{method['id']}")
+    assert res.status_code == 409 and "used by 1 customer" in res.json()["detail"]
+
+    # Once no customer uses them they can go.
+    res = api_a.put(f"{CUSTOMERS}/{c['id']}", {"payment_term_id": None, "payment_method_id": None})
+    assert res.status_code == 200 and res.json()["data"]["payment_term_id"] is None
+    assert api_a.delete(f"/api/payment-term/{term['id']}").status_code == 200
+    assert api_a.delete(f"/api/payment-method/{method['id']}").status_code == 200
+
+
+def test_search_looks_in_name_account_number_email_and_phone(api_a, in_tenant, tenant_a):
+    _, houston = place(in_tenant, tenant_a)
+    customer(api_a, "Lone Star Paving", account_number="LSP-7781", email="ap@lonestar.example.com")
+    customer(api_a, "Brazos Farms", account_number="BF-1", phone="+1 979 555 0142", city_id=houston)
+    customer(api_a, "Gulf Marine", account_number="GM-2", address_one="12 Lonestar Rd", zip_code="77002")
+
+    def found(term: str) -> list[str]:
+        page = api_a.get(CUSTOMERS, {"search": term, "sort_by": "name", "order": "asc"}).json()["data"]
+        return [r["name"] for r in page["items"]]
+
+    assert found("star pav") == ["Lone Star Paving"]
+    assert found("lsp-77") == ["Lone Star Paving"]  # any case
+    assert found("@LONESTAR.") == ["Lone Star Paving"]
+    assert found("555 014") == ["Brazos Farms"]
+    assert found("a") == ["Brazos Farms", "Gulf Marine", "Lone Star Paving"]  # shorter than a trigram
+    assert found("100%") == [] and found("_") == []  # LIKE wildcards are literal
+    # Address, ZIP and city are filters, not search terms.
+    assert found("77002") == [] and found("houston") == []
+    page = api_a.get(
+        CUSTOMERS, {"filter_field": "zip_code", "filter_operator": "equals", "filter_value": "77002"}
+    ).json()["data"]
+    assert [r["name"] for r in page["items"]] == ["Gulf Marine"]
+    page = api_a.get(
+        CUSTOMERS, {"filter_field": "city", "filter_operator": "contains", "filter_value": "hous"}
+    ).json()["data"]
+    assert [r["name"] for r in page["items"]] == ["Brazos Farms"]
+
+
+def test_customer_search_can_use_the_trigram_indexes(tenant_a, in_tenant):
+    """With full scans priced out (the test table is tiny), each arm of the search's OR of icontains
+    is answered from its GIN index: the lookups match the indexes' expressions."""
+    from core.listing import ListParams
+    from django.db import connection
+
+    from tenants.parties.api import customer_crud
+    from tenants.parties.schemas import CustomerQuery
+
+    class Params(ListParams, CustomerQuery):
+        pass
+
+    params = Params.model_validate({"search": "acme", "sort_by": "name", "order": "asc"})
+    with in_tenant(tenant_a):
+        with connection.cursor() as cur:
+            cur.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
+        plan = customer_crud.list_queryset(params).explain()
+        with connection.cursor() as cur:
+            cur.execute("SET LOCAL enable_seqscan = on; SET LOCAL enable_indexscan = on")
+    indexes = ("name", "account_number", "email", "phone")
+    for index in indexes:
+        assert f"customer_{index}_trgm" in plan, plan

@@ -22,6 +22,15 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   companySettings: lazy(() => import('@/features/company/CompanySettingsPage')),
   userManagement: lazy(() => import('@/features/users/UserManagementPage')),
   roleManagement: lazy(() => import('@/features/roles/RoleManagementPage')),
+  state: lazy(() => import('@/features/geo/StatePage')),
+  city: lazy(() => import('@/features/geo/CityPage')),
+  region: lazy(() => import('@/features/geo/RegionPage')),
+  yard: lazy(() => import('@/features/geo/YardPage')),
+  paymentTerm: lazy(() => import('@/features/payments/PaymentTermPage')),
+  paymentMethod: lazy(() => import('@/features/payments/PaymentMethodPage')),
+  driver: lazy(() => import('@/features/fleet/DriverPage')),
+  companyAsset: lazy(() => import('@/features/fleet/CompanyAssetPage')),
+  assetType: lazy(() => import('@/features/fleet/AssetTypePage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {

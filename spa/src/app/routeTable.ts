@@ -6,6 +6,15 @@ export type PageKey =
   | 'companySettings'
   | 'userManagement'
   | 'roleManagement'
+  | 'state'
+  | 'city'
+  | 'region'
+  | 'yard'
+  | 'paymentTerm'
+  | 'paymentMethod'
+  | 'driver'
+  | 'companyAsset'
+  | 'assetType'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -27,8 +36,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   pending('/product-sub-category', 'Product Sub-Categories'),
   pending('/customer/*', 'Customers'),
   pending('/purchase-order/*', 'Purchase Orders'),
-  pending('/state', 'States'),
-  pending('/city', 'Cities'),
+  { path: '/state', page: 'state', shell: true, title: 'States' },
+  { path: '/city', page: 'city', shell: true, title: 'Cities' },
   pending('/tax/*', 'Taxes'),
   pending('/terminal', 'Terminals'),
   pending('/template-designer', 'Template Designer'),
@@ -40,19 +49,19 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   pending('/delivery-ticket/{id}', 'Delivery Ticket', false),
   pending('/delivery-order-entry/{id}', 'Delivery Order Entry'),
   pending('/pricing-rule/*', 'Pricing Rules'),
-  pending('/yard', 'Yards'),
-  pending('/region', 'Regions'),
-  pending('/driver', 'Drivers'),
-  pending('/company-asset', 'Company Assets'),
-  pending('/asset-type', 'Asset Types'),
+  { path: '/yard', page: 'yard', shell: true, title: 'Yards' },
+  { path: '/region', page: 'region', shell: true, title: 'Regions' },
+  { path: '/driver', page: 'driver', shell: true, title: 'Drivers' },
+  { path: '/company-asset', page: 'companyAsset', shell: true, title: 'Company Assets' },
+  { path: '/asset-type', page: 'assetType', shell: true, title: 'Asset Types' },
   pending('/fee', 'Fees'),
   pending('/customer-company-type', 'Customer Company Types'),
   pending('/customer-contact-book/*', 'Customer Contact Book'),
   { path: '/company-settings/*', page: 'companySettings', shell: true, title: 'Company Settings' },
   pending('/invoice-parse/*', 'Bill Parser'),
   pending('/buying-price/*', 'Supplier Buying Prices'),
-  pending('/payment-term', 'Payment Terms'),
-  pending('/payment-method', 'Payment Methods'),
+  { path: '/payment-term', page: 'paymentTerm', shell: true, title: 'Payment Terms' },
+  { path: '/payment-method', page: 'paymentMethod', shell: true, title: 'Payment Methods' },
   pending('/todays-order', "Today's Orders"),
   pending('/daily-summary', 'Daily Summary'),
   pending('/quickbook-online/*', 'QuickBooks Online'),

@@ -64,6 +64,8 @@ export interface ResourceListPageProps<T, V, C, U> {
   defaultSort?: { field: string; order: 'asc' | 'desc' };
   searchPlaceholder?: string;
   filters?: readonly FilterFieldDef[];
+  /** 'all' lists (read whole): keeps the rows a page-owned filter allows, before search and sort. */
+  rowFilter?: (row: T) => boolean;
   /** Extra list parameters owned by the page (e.g. a status tab). */
   extraParams?: Record<string, string | number | boolean | undefined>;
   form?: ResourceFormConfig<T, V, C, U>;
@@ -122,6 +124,12 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
     return () => clearTimeout(t);
   }, [searchInput]);
 
+  // A page-owned filter (extraParams) that changes sends the list back to page 1.
+  const extraKey = JSON.stringify(props.extraParams ?? {});
+  useEffect(() => {
+    setPagination((p) => (p.page === 0 ? p : { ...p, page: 0 }));
+  }, [extraKey]);
+
   const sortItem = sort[0];
   const sortCol = sortItem ? columns.find((c) => c.field === sortItem.field) : undefined;
   const params: ListParams = {
@@ -141,8 +149,11 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
   const [remove] = resource.useRemove();
 
   const localRows = useMemo(
-    () => (clientSide ? applyLocal(list.rows ?? [], columns, { search, filter, sortField: sortCol?.sortField, order: sortItem?.sort ?? undefined }) : []),
-    [clientSide, list.rows, columns, search, filter, sortCol?.sortField, sortItem?.sort],
+    () =>
+      clientSide
+        ? applyLocal(props.rowFilter ? (list.rows ?? []).filter(props.rowFilter) : (list.rows ?? []), columns, { search, filter, sortField: sortCol?.sortField, order: sortItem?.sort ?? undefined })
+        : [],
+    [clientSide, list.rows, columns, search, filter, sortCol?.sortField, sortItem?.sort, props.rowFilter],
   );
   const rows = clientSide ? localRows : (list.data?.items ?? []);
   const rowCount = clientSide ? localRows.length : (list.data?.total ?? 0);

@@ -18,6 +18,7 @@ export function ToolbarSelect({ label, value, options, onChange, allLabel = 'All
   return (
     <TextField
       select
+      fullWidth={false}
       size="small"
       label={label}
       value={value === null || value === undefined ? '' : String(value)}

@@ -31,6 +31,9 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   driver: lazy(() => import('@/features/fleet/DriverPage')),
   companyAsset: lazy(() => import('@/features/fleet/CompanyAssetPage')),
   assetType: lazy(() => import('@/features/fleet/AssetTypePage')),
+  product: lazy(() => import('@/features/catalog/ProductPage')),
+  productCategory: lazy(() => import('@/features/catalog/ProductCategoryPage')),
+  productSubCategory: lazy(() => import('@/features/catalog/ProductSubCategoryPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {

@@ -15,6 +15,9 @@ export type PageKey =
   | 'driver'
   | 'companyAsset'
   | 'assetType'
+  | 'product'
+  | 'productCategory'
+  | 'productSubCategory'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -31,9 +34,9 @@ const pending = (path: string, title: string, shell = true): ProtectedRoute => (
 
 export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/dashboard', page: 'dashboard', shell: true, title: 'Dashboard' },
-  pending('/product', 'Products'),
-  pending('/product-category', 'Product Categories'),
-  pending('/product-sub-category', 'Product Sub-Categories'),
+  { path: '/product', page: 'product', shell: true, title: 'Products' },
+  { path: '/product-category', page: 'productCategory', shell: true, title: 'Product Categories' },
+  { path: '/product-sub-category', page: 'productSubCategory', shell: true, title: 'Product Sub-Categories' },
   pending('/customer/*', 'Customers'),
   pending('/purchase-order/*', 'Purchase Orders'),
   { path: '/state', page: 'state', shell: true, title: 'States' },

@@ -449,6 +449,33 @@ def running() -> Iterator[Services]:
 # --------------------------------------------------------------------------- CLI
 
 
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie counts as gone: not every init reaps orphans promptly)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[-1].split()[0] not in {"Z", "X"}
+
+
+def _calling_shell() -> int:
+    """The parent, or the shell above it when the parent is a `$(...)` subshell (a fork of it)."""
+    parent = os.getppid()
+    try:
+        grandparent = int(Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[-1].split()[1])
+        cmdline = Path(f"/proc/{parent}/cmdline").read_bytes()
+        same = cmdline == Path(f"/proc/{grandparent}/cmdline").read_bytes()
+    except (OSError, ValueError, IndexError):
+        return parent
+    return grandparent if same and grandparent > 1 else parent
+
+
 def _watch_and_stop(services: Services, watched_pid: int) -> None:
     """Detach a small process that stops ``services`` once ``watched_pid`` has exited."""
     if not services.started:
@@ -458,17 +485,15 @@ def _watch_and_stop(services: Services, watched_pid: int) -> None:
         services.started = []  # the watcher owns them now
         return
     os.setsid()
+    # Let go of the caller's terminal and pipes (`$(...)` must not wait for us); log to var/.
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1):
-        os.dup2(devnull, fd)
+    logfd = os.open(var_dir() / "services-watch.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    os.dup2(logfd, 2)
     try:
-        while True:
-            try:
-                os.kill(watched_pid, 0)
-            except ProcessLookupError:
-                break
-            except PermissionError:
-                pass
+        log(f"watching process {watched_pid}")
+        while _alive(watched_pid):
             time.sleep(1)
         services.stop()
     finally:
@@ -482,7 +507,7 @@ def cmd_env(args: argparse.Namespace) -> int:
     for name, source in services.sources.items():
         log(f"{name}: {source}")
     if services.started:
-        watched = args.watch_pid or os.getppid()
+        watched = args.watch_pid or _calling_shell()
         if args.keep:
             log("embedded servers keep running; stop them with `python infra/services.py stop`")
             services.started = []

@@ -137,10 +137,10 @@ customer_crud = Crud(
     spec=ListSpec(
         # Trigram-indexed (models.CUSTOMER_SEARCH_FIELDS); address, city and ZIP are filters instead.
         search=CUSTOMER_SEARCH_FIELDS,
-        sort={
-            "name": "name",
+        sort={  # sort_name, sort_status: see selectors.filter_customers
+            "name": "sort_name",
             "account_number": "account_number",
-            "status": "status",
+            "status": "sort_status",
             "city": "city__name",
             "state": "state__code",
             "credit_limit": "credit_limit",
@@ -162,7 +162,7 @@ customer_crud = Crud(
             "tax_exempt": ("tax_exempt", "bool"),
             "created_at": ("created_at", "datetime"),
         },
-        default_sort="name",
+        default_sort="sort_name",
     ),
 )
 

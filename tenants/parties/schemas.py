@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from core.fields import Email
 from ninja import Field, Schema
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, ModelWrapValidatorHandler, ValidationInfo, model_validator
 
 from tenants.catalog.schemas import ProductRef, blank_to_none
 from tenants.geo.schemas import CityRef, Latitude, Longitude, StateRef, StrippedIn
@@ -44,13 +44,30 @@ class AddressOut(Schema):
     zip_code: str
 
 
+class AttributeOut(Schema):
+    """An output schema read straight from the object's attributes by pydantic (in Rust).
+
+    ninja's Schema wraps every object in a DjangoGetter that resolves each field in Python (resolvers,
+    managers, files, callables): ~30 fields x 100 rows made that 2-3x the cost of this path on the
+    customer list (15-20 ms a page here). Only for schemas without resolve_* methods whose fields are
+    plain model attributes (columns, foreign-key objects, properties), which is what these are.
+    """
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _run_root_validator(
+        cls, values: Any, handler: ModelWrapValidatorHandler[Any], info: ValidationInfo
+    ) -> Any:
+        return handler(values)
+
+
 # --- customer company types ----------------------------------------------------------------------
 class CompanyTypeIn(StrippedIn):
     company_type: str = Field(..., min_length=1, max_length=100, description="e.g. Construction, Agriculture")
     description: str = Field("", max_length=300)
 
 
-class CompanyTypeRef(Schema):
+class CompanyTypeRef(AttributeOut):
     id: int
     company_type: str
 
@@ -78,7 +95,7 @@ class CustomerIn(AddressIn):
     customer_pricing_type: str = Field("standard", min_length=1, max_length=30)
 
 
-class CustomerRef(Schema):
+class CustomerRef(AttributeOut):
     id: int
     name: str
     account_number: str

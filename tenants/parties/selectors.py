@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import ApiError
-from django.db.models import Prefetch, QuerySet
+from django.db import models
+from django.db.models import F, Func, Prefetch, QuerySet
 
 from tenants.parties.models import (
     ContactService,
@@ -27,13 +28,37 @@ def company_types() -> QuerySet[CustomerCompanyType]:
     return CustomerCompanyType.objects.all()
 
 
+class Unindexed(Func):
+    """The same value, as an expression no index provides: `(col || '')` sorts exactly as `col`."""
+
+    template = "(%(expressions)s || '')"
+    output_field = models.CharField()
+
+
+# The customer list sorts by these aliases (api.py maps sort_by=name → sort_name, status → sort_status).
+CUSTOMER_SORT_ALIASES = {"sort_name": "name", "sort_status": "status"}
+
+
 def customers() -> QuerySet[Customer]:
-    return Customer.objects.select_related("company_type", "state", "city")
+    return Customer.objects.select_related("company_type", "state", "city").alias(
+        **{alias: F(field) for alias, field in CUSTOMER_SORT_ALIASES.items()}
+    )
 
 
 def filter_customers(qs: QuerySet[Customer], params: Any) -> QuerySet[Customer]:
+    """Status, company type, and the sort keys of a search.
+
+    Unfiltered, `ORDER BY name, id LIMIT 100` reads the first rows of the (name, id) index. With a
+    search term, the planner would still walk that index in order, filtering, expecting matches to be
+    spread evenly along it; but people search by what a name starts with, so the matches of "johnson"
+    sit together in the middle of the alphabet and it reads tens of thousands of rows to find them
+    (240 ms at 100,000 customers). With a search the sort keys are therefore expressions no index has:
+    the matches come from the trigram indexes (BitmapOr), then a top-N sort of just those rows.
+    """
     from tenants.parties.services import parse_status
 
+    if params.search and params.search.strip():
+        qs = qs.alias(**{alias: Unindexed(F(field)) for alias, field in CUSTOMER_SORT_ALIASES.items()})
     if params.status:
         qs = qs.filter(status=parse_status(params.status, Customer.Status))
     if params.company_type_id:

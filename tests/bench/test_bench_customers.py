@@ -1,0 +1,219 @@
+"""The customer list at scale: one tenant with 100,000 customers and 1,000,000 ship-tos
+(`manage.py bench_seed_customers`), page 1 of `GET /api/customer/customers?search=…&sort_by=name&order=asc`
+through gunicorn over loopback, one keep-alive client, beside the floor: the same two statements the
+API runs (the page's count and the page itself, captured from the ORM) sent by psycopg on one connection.
+
+Target (issue 4): p95 ≤ 50 ms at the API for every search term. `BENCH_CUSTOMERS` / `BENCH_SHIP_TOS`
+scale the data down for a quick look; `BENCH_CUSTOMER_REQUESTS` sets the requests per term.
+"""
+
+from __future__ import annotations
+
+import http.client
+import io
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import psycopg
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.bench.stats import summary
+
+CUSTOMERS = int(os.environ.get("BENCH_CUSTOMERS", "100000"))
+SHIP_TOS = int(os.environ.get("BENCH_SHIP_TOS", "1000000"))
+REQUESTS = int(os.environ.get("BENCH_CUSTOMER_REQUESTS", "250"))  # per term, each side
+WARM_UP = 20
+TARGET_P95_MS = float(os.environ.get("BENCH_CUSTOMER_P95_MS", "50"))
+ROOT = Path(__file__).resolve().parents[2]
+PATH = "/api/customer/customers"
+
+# What people type into the search box (the seed's names, numbers and emails look like these).
+TERMS = {
+    "company-name fragment": "johnson",
+    "trade (2.6 % of rows)": "trucking",
+    "account-number prefix": "C0421",
+    "email fragment": "@pronghorn",
+    "phone fragment": "432 55",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def gunicorn() -> Iterator[int]:
+    db = settings.DATABASES["default"]
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
+        "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+        f"/{db['NAME']}",
+    }
+    argv = [sys.executable, "-m", "gunicorn", "fueldesk.wsgi", "-b", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen([*argv, "-w", "2", "--threads", "2", "--log-level", "warning"], env=env, cwd=ROOT)
+    try:
+        for _ in range(200):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/api/ping")
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def query_string(term: str | None) -> str:
+    params = {"sort_by": "name", "order": "asc"}
+    if term:
+        params["search"] = term
+    return f"{PATH}?{urlencode(params)}"
+
+
+def api_latencies(conn: http.client.HTTPConnection, path: str, token: str, n: int) -> list[float]:
+    headers = {"Authorization": f"Bearer {token}"}
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        conn.request("GET", path, headers=headers)
+        res = conn.getresponse()
+        res.read()
+        out.append(time.perf_counter() - start)
+        assert res.status == 200, res.status
+    return out
+
+
+def sql_latencies(conn: psycopg.Connection, statements: list[str], n: int) -> list[float]:
+    out = []
+    with conn.cursor() as cur:
+        for _ in range(n):
+            start = time.perf_counter()
+            for sql in statements:
+                cur.execute(sql)  # type: ignore[call-overload]  # captured text, literals inline
+                cur.fetchall()
+            out.append(time.perf_counter() - start)
+    return out
+
+
+def captured_statements(token: str, path: str) -> tuple[list[str], dict[str, Any]]:
+    """The customer statements one request runs (its count, then its page), as sent to Postgres."""
+    connection.set_schema_to_public()
+    with CaptureQueriesContext(connection) as ctx:
+        res = Client().get(path, HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert res.status_code == 200, res.content
+    statements = [q["sql"] for q in ctx.captured_queries if 'FROM "parties_customer"' in q["sql"]]
+    assert len(statements) == 2 and "COUNT(" in statements[0] and "LIMIT 100" in statements[1], statements
+    return statements, res.json()["data"]
+
+
+def plan_of(schema: str, sql: str) -> str:
+    """The page statement's plan, shortened to its scan nodes (for the record)."""
+    with connection.cursor() as cur:
+        cur.execute(f'SET search_path = "{schema}", public')
+        cur.execute(f"EXPLAIN {sql}")
+        lines = [r[0].strip().lstrip("-> ") for r in cur.fetchall()]
+    return "; ".join(line.split("  (")[0] for line in lines if "Scan" in line and "geo_" not in line)
+
+
+def test_customer_list_at_scale(committed, record):
+    from tenancy.services import provision_tenant
+
+    from tenants.accounts.auth import session_for
+
+    tenant, admin = provision_tenant(
+        company_name=f"Bench Customers {time.time_ns()}",
+        admin_email=f"c{time.time_ns()}@customers.bench",
+        admin_name="Bench Admin",
+        admin_password="Bench-pass-2026",
+        use_pool=False,
+    )
+    start = time.perf_counter()
+    out = io.StringIO()
+    call_command(
+        "bench_seed_customers", tenant.schema_name, customers=CUSTOMERS, ship_tos=SHIP_TOS, stdout=out
+    )
+    seed_seconds = time.perf_counter() - start
+    print("\n" + out.getvalue().strip())
+    connection.set_tenant(tenant)
+    token = session_for(admin, tenant)["access_token"]
+
+    cases: dict[str, str | None] = {**TERMS, "no search (whole list)": None}
+    captured = {label: captured_statements(token, query_string(term)) for label, term in cases.items()}
+    plans = {label: plan_of(tenant.schema_name, stmts[1]) for label, (stmts, _) in captured.items()}
+    connection.set_schema_to_public()
+
+    db = settings.DATABASES["default"]
+    results: dict[str, Any] = {}
+    with gunicorn() as port:
+        floor = psycopg.connect(
+            host=str(db["HOST"] or "127.0.0.1"),
+            port=int(str(db["PORT"] or 5432)),
+            user=str(db["USER"]),
+            dbname=str(db["NAME"]),
+        )
+        floor.autocommit = True
+        floor.execute(f'SET search_path = "{tenant.schema_name}", public')  # type: ignore[call-overload]
+        try:
+            for label, term in cases.items():
+                statements, page = captured[label]
+                sql_latencies(floor, statements, WARM_UP)
+                sql = sql_latencies(floor, statements, REQUESTS)
+                # A new keep-alive connection per case: gunicorn closes one left idle for 2 s.
+                client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                try:
+                    path = query_string(term)
+                    api_latencies(client, path, token, WARM_UP)
+                    api = api_latencies(client, path, token, REQUESTS)
+                finally:
+                    client.close()
+                results[label] = {
+                    "search": term,
+                    "total": page["total"],
+                    "api": summary(api),
+                    "sql_floor": summary(sql),
+                    "plan": plans[label],
+                }
+        finally:
+            floor.close()
+
+    record["customer_list"] = {
+        "customers": CUSTOMERS,
+        "ship_tos": SHIP_TOS,
+        "seed_seconds": round(seed_seconds, 1),
+        "requests_per_case": REQUESTS,
+        "load": "1 keep-alive client, sequential; gunicorn 2 workers x 2 threads; floor: psycopg, 1 conn.",
+        "cases": results,
+    }
+    print(
+        f"\ncustomer list at scale: {CUSTOMERS:,} customers, {SHIP_TOS:,} ship-tos, seed {seed_seconds:.1f} s"
+    )
+    print("| search | total | API p50 | API p95 | SQL p50 | SQL p95 | plan |")
+    for label, r in results.items():
+        print(
+            f"| {label}: `{r['search']}` | {r['total']:,} | {r['api']['p50_ms']} | {r['api']['p95_ms']} "
+            f"| {r['sql_floor']['p50_ms']} | {r['sql_floor']['p95_ms']} | {r['plan']} |"
+        )
+    slow = {
+        label: r["api"]["p95_ms"]
+        for label, r in results.items()
+        if r["search"] and r["api"]["p95_ms"] > TARGET_P95_MS
+    }
+    assert not slow, f"API p95 over {TARGET_P95_MS} ms: {slow}"

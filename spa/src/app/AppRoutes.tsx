@@ -34,6 +34,11 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   product: lazy(() => import('@/features/catalog/ProductPage')),
   productCategory: lazy(() => import('@/features/catalog/ProductCategoryPage')),
   productSubCategory: lazy(() => import('@/features/catalog/ProductSubCategoryPage')),
+  customer: lazy(() => import('@/features/parties/CustomerPage')),
+  customerCompanyType: lazy(() => import('@/features/parties/CustomerCompanyTypePage')),
+  customerContactBook: lazy(() => import('@/features/customerContact/ContactBookPage')),
+  supplier: lazy(() => import('@/features/parties/SupplierPage')),
+  terminal: lazy(() => import('@/features/parties/TerminalPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {

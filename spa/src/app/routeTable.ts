@@ -18,6 +18,11 @@ export type PageKey =
   | 'product'
   | 'productCategory'
   | 'productSubCategory'
+  | 'customer'
+  | 'customerCompanyType'
+  | 'customerContactBook'
+  | 'supplier'
+  | 'terminal'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -37,14 +42,14 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/product', page: 'product', shell: true, title: 'Products' },
   { path: '/product-category', page: 'productCategory', shell: true, title: 'Product Categories' },
   { path: '/product-sub-category', page: 'productSubCategory', shell: true, title: 'Product Sub-Categories' },
-  pending('/customer/*', 'Customers'),
+  { path: '/customer/*', page: 'customer', shell: true, title: 'Customers' },
   pending('/purchase-order/*', 'Purchase Orders'),
   { path: '/state', page: 'state', shell: true, title: 'States' },
   { path: '/city', page: 'city', shell: true, title: 'Cities' },
   pending('/tax/*', 'Taxes'),
-  pending('/terminal', 'Terminals'),
+  { path: '/terminal', page: 'terminal', shell: true, title: 'Terminals' },
   pending('/template-designer', 'Template Designer'),
-  pending('/supplier/*', 'Suppliers'),
+  { path: '/supplier/*', page: 'supplier', shell: true, title: 'Suppliers' },
   pending('/sales-order/*', 'Sales Orders'),
   pending('/invoice/*', 'Invoices'),
   pending('/email/*', 'Email'),
@@ -58,8 +63,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/company-asset', page: 'companyAsset', shell: true, title: 'Company Assets' },
   { path: '/asset-type', page: 'assetType', shell: true, title: 'Asset Types' },
   pending('/fee', 'Fees'),
-  pending('/customer-company-type', 'Customer Company Types'),
-  pending('/customer-contact-book/*', 'Customer Contact Book'),
+  { path: '/customer-company-type', page: 'customerCompanyType', shell: true, title: 'Customer Company Types' },
+  { path: '/customer-contact-book/*', page: 'customerContactBook', shell: true, title: 'Customer Contact Book' },
   { path: '/company-settings/*', page: 'companySettings', shell: true, title: 'Company Settings' },
   pending('/invoice-parse/*', 'Bill Parser'),
   pending('/buying-price/*', 'Supplier Buying Prices'),

@@ -1,3 +1,4 @@
+import Autocomplete from '@mui/material/Autocomplete';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { Option } from './types';
@@ -39,5 +40,22 @@ export function ToolbarSelect({ label, value, options, onChange, allLabel = 'All
         </MenuItem>
       ))}
     </TextField>
+  );
+}
+
+/** Like ToolbarSelect for long lists (customers): type to find one. */
+export function ToolbarCombobox({ label, value, options, onChange, allLabel = 'All', loading, minWidth = 220 }: ToolbarSelectProps) {
+  const current = options.find((o) => o.value === value) ?? null;
+  return (
+    <Autocomplete<Option, false>
+      size="small"
+      options={options as Option[]}
+      loading={loading}
+      value={current}
+      onChange={(_, next) => onChange(next ? next.value : null)}
+      isOptionEqualToValue={(a, b) => a.value === b.value}
+      sx={{ minWidth, flex: { xs: '1 1 180px', sm: '0 0 auto' } }}
+      renderInput={(params) => <TextField {...params} label={label} placeholder={allLabel} fullWidth={false} slotProps={{ ...params.slotProps, inputLabel: { ...params.slotProps?.inputLabel, shrink: true } }} />}
+    />
   );
 }

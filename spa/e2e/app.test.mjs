@@ -217,6 +217,12 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await page.waitForURL('**/user-management');
     await page.getByRole('row').nth(1).waitFor();
     await shot(page, 'e2e-phone-user-management');
+    // A full-screen form on the phone: its buttons are above the bottom bar and work.
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Full name is required').waitFor();
+    await shot(page, 'e2e-phone-user-form');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.goto('/company-settings');
     await page.getByRole('heading', { name: 'Company Settings' }).waitFor();
     await shot(page, 'e2e-phone-company-settings');

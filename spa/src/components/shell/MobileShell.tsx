@@ -15,6 +15,9 @@ import { MENU, activeGroupId, activeSubPath, groupPath, type MenuItem } from './
 import { COMPANY_PLACEHOLDER, type ShellProps } from './types';
 
 const BAR_BG = '#0d1b2a';
+// Layering: the sheet's backdrop, the sheet and the bar sit in the drawer band (1200–1202), above the
+// sticky header (appBar) but below MUI dialogs, menus and popovers (modal, 1300) so a full-screen
+// form's buttons are never under the bar.
 const TOP_BAR_HEIGHT = 52;
 
 /**
@@ -91,7 +94,7 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
           data-testid="sheet-backdrop"
           onClick={() => setSheetId(null)}
           aria-hidden
-          sx={{ position: 'fixed', inset: 0, bottom: MOBILE_BAR_HEIGHT, bgcolor: 'rgba(0,0,0,0.5)', zIndex: (t) => t.zIndex.modal }}
+          sx={{ position: 'fixed', inset: 0, bottom: MOBILE_BAR_HEIGHT, bgcolor: 'rgba(0,0,0,0.5)', zIndex: (t) => t.zIndex.drawer }}
         />
       )}
       {sheetGroup && (
@@ -104,7 +107,7 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
           sx={{
             position: 'fixed', bottom: MOBILE_BAR_HEIGHT, left: '50%', transform: 'translateX(-50%)',
             width: `min(${SHEET_MAX_WIDTH}px, 100vw)`, maxWidth: SHEET_MAX_WIDTH, maxHeight: SHEET_MAX_HEIGHT,
-            display: 'flex', flexDirection: 'column', borderRadius: '16px 16px 0 0', zIndex: (t) => t.zIndex.modal + 1,
+            display: 'flex', flexDirection: 'column', borderRadius: '16px 16px 0 0', zIndex: (t) => t.zIndex.drawer + 1,
           }}
         >
           <Box sx={{ display: 'flex', alignItems: 'center', px: 2, height: 50, borderBottom: 1, borderColor: 'divider', borderTop: `4px solid ${sheetGroup.color}`, borderRadius: '16px 16px 0 0' }}>
@@ -156,7 +159,7 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
         data-testid="bottom-bar"
         sx={{
           position: 'fixed', left: 0, right: 0, bottom: 0, height: MOBILE_BAR_HEIGHT, bgcolor: BAR_BG,
-          display: 'flex', overflowX: 'auto', overflowY: 'hidden', zIndex: (t) => t.zIndex.modal + 2, scrollbarWidth: 'none',
+          display: 'flex', overflowX: 'auto', overflowY: 'hidden', zIndex: (t) => t.zIndex.drawer + 2, scrollbarWidth: 'none',
           boxShadow: '0 -2px 8px rgba(0,0,0,0.2)',
         }}
       >

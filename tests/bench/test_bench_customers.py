@@ -88,29 +88,22 @@ def query_string(term: str | None) -> str:
     return f"{PATH}?{urlencode(params)}"
 
 
-def api_latencies(conn: http.client.HTTPConnection, path: str, token: str, n: int) -> list[float]:
-    headers = {"Authorization": f"Bearer {token}"}
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        conn.request("GET", path, headers=headers)
-        res = conn.getresponse()
-        res.read()
-        out.append(time.perf_counter() - start)
-        assert res.status == 200, res.status
-    return out
+def api_call(conn: http.client.HTTPConnection, path: str, token: str) -> float:
+    start = time.perf_counter()
+    conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+    res = conn.getresponse()
+    res.read()
+    elapsed = time.perf_counter() - start
+    assert res.status == 200, res.status
+    return elapsed
 
 
-def sql_latencies(conn: psycopg.Connection, statements: list[str], n: int) -> list[float]:
-    out = []
-    with conn.cursor() as cur:
-        for _ in range(n):
-            start = time.perf_counter()
-            for sql in statements:
-                cur.execute(sql)  # type: ignore[call-overload]  # captured text, literals inline
-                cur.fetchall()
-            out.append(time.perf_counter() - start)
-    return out
+def sql_call(cur: psycopg.Cursor, statements: list[str]) -> float:
+    start = time.perf_counter()
+    for sql in statements:
+        cur.execute(sql)  # type: ignore[call-overload]  # captured text, literals inline
+        cur.fetchall()
+    return time.perf_counter() - start
 
 
 def captured_statements(token: str, path: str) -> tuple[list[str], dict[str, Any]]:
@@ -162,6 +155,7 @@ def test_customer_list_at_scale(committed, record):
 
     db = settings.DATABASES["default"]
     results: dict[str, Any] = {}
+    load_before = os.getloadavg()
     with gunicorn() as port:
         floor = psycopg.connect(
             host=str(db["HOST"] or "127.0.0.1"),
@@ -171,34 +165,38 @@ def test_customer_list_at_scale(committed, record):
         )
         floor.autocommit = True
         floor.execute(f'SET search_path = "{tenant.schema_name}", public')  # type: ignore[call-overload]
+        client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         try:
-            for label, term in cases.items():
-                statements, page = captured[label]
-                sql_latencies(floor, statements, WARM_UP)
-                sql = sql_latencies(floor, statements, REQUESTS)
-                # A new keep-alive connection per case: gunicorn closes one left idle for 2 s.
-                client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                try:
+            with floor.cursor() as cur:
+                for label, term in cases.items():
+                    statements, page = captured[label]
                     path = query_string(term)
-                    api_latencies(client, path, token, WARM_UP)
-                    api = api_latencies(client, path, token, REQUESTS)
-                finally:
-                    client.close()
-                results[label] = {
-                    "search": term,
-                    "total": page["total"],
-                    "api": summary(api),
-                    "sql_floor": summary(sql),
-                    "plan": plans[label],
-                }
+                    api: list[float] = []
+                    sql: list[float] = []
+                    # Alternate the two, so both see the same moments of the machine's load.
+                    for n in range(WARM_UP + REQUESTS):
+                        a, s = api_call(client, path, token), sql_call(cur, statements)
+                        if n >= WARM_UP:
+                            api.append(a)
+                            sql.append(s)
+                    results[label] = {
+                        "search": term,
+                        "total": page["total"],
+                        "api": summary(api),
+                        "sql_floor": summary(sql),
+                        "plan": plans[label],
+                    }
         finally:
+            client.close()
             floor.close()
+    load = (load_before[0], os.getloadavg()[0])
 
     record["customer_list"] = {
         "customers": CUSTOMERS,
         "ship_tos": SHIP_TOS,
         "seed_seconds": round(seed_seconds, 1),
         "requests_per_case": REQUESTS,
+        "load_average_1min_before_after": [round(x, 1) for x in load],
         "load": "1 keep-alive client, sequential; gunicorn 2 workers x 2 threads; floor: psycopg, 1 conn.",
         "cases": results,
     }

@@ -48,6 +48,20 @@ class Command(BaseCommand):
             state, _ = State.objects.get_or_create(code=code, defaults={"name": name})
             for city in cities:
                 City.objects.get_or_create(name=city, state=state)
+        from tenants.company.models import CompanySettings
+
+        if not CompanySettings.objects.exists():
+            texas = State.objects.get(code="TX")
+            CompanySettings.objects.create(
+                company_name=DEMO_COMPANY,
+                address_one="4800 Harrisburg Blvd",
+                state=texas,
+                city=City.objects.get(name="Houston", state=texas),
+                zip_code="77011",
+                phone_number="+1 713 555 0142",
+                email="office@demofuel.example",
+                website_url="https://demofuel.example",
+            )
         user = User.objects.filter(email=DRIVER_LOGIN[0]).first()
         if user is None:
             user = create_user(

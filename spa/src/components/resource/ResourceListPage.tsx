@@ -106,7 +106,9 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
   const phone = useMediaQuery('(max-width:768px)');
 
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: defaultPageSize });
-  const [sort, setSort] = useState<GridSortModel>(props.defaultSort ? [{ field: props.defaultSort.field, sort: props.defaultSort.order }] : []);
+  // A default sort on a field that is not a column (e.g. id) is sent to the server but not shown in the grid.
+  const defaultSortIsColumn = !!props.defaultSort && columns.some((c) => c.field === props.defaultSort!.field);
+  const [sort, setSort] = useState<GridSortModel>(props.defaultSort && defaultSortIsColumn ? [{ field: props.defaultSort.field, sort: props.defaultSort.order }] : []);
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<ActiveFilter | null>(null);
@@ -136,8 +138,8 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
     page: pagination.page + 1,
     size: pagination.pageSize,
     search: search || undefined,
-    sort_by: sortCol?.sortField,
-    order: sortCol?.sortField && sortItem?.sort ? sortItem.sort : undefined,
+    sort_by: sortCol?.sortField ?? (!sortItem && props.defaultSort && !defaultSortIsColumn ? props.defaultSort.field : undefined),
+    order: sortCol?.sortField && sortItem?.sort ? sortItem.sort : !sortItem && props.defaultSort && !defaultSortIsColumn ? props.defaultSort.order : undefined,
     filter_field: filter?.field,
     filter_operator: filter?.operator,
     filter_value: filter?.value,

@@ -54,8 +54,8 @@ export function ToolbarCombobox({ label, value, options, onChange, allLabel = 'A
       value={current}
       onChange={(_, next) => onChange(next ? next.value : null)}
       isOptionEqualToValue={(a, b) => a.value === b.value}
-      sx={{ minWidth, flex: { xs: '1 1 180px', sm: '0 0 auto' } }}
-      renderInput={(params) => <TextField {...params} label={label} placeholder={allLabel} fullWidth={false} slotProps={{ ...params.slotProps, inputLabel: { ...params.slotProps?.inputLabel, shrink: true } }} />}
+      sx={{ width: { xs: '100%', sm: minWidth } }}
+      renderInput={(params) => <TextField {...params} label={label} placeholder={allLabel} slotProps={{ ...params.slotProps, inputLabel: { ...params.slotProps?.inputLabel, shrink: true } }} />}
     />
   );
 }

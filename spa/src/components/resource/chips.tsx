@@ -2,7 +2,7 @@ import Chip, { type ChipProps } from '@mui/material/Chip';
 
 /** Active / Inactive for records with an is_active flag. */
 export function ActiveChip({ active, activeLabel = 'Active', inactiveLabel = 'Inactive' }: { active: boolean; activeLabel?: string; inactiveLabel?: string }) {
-  return <Chip size="small" variant="outlined" label={active ? activeLabel : inactiveLabel} color={active ? 'success' : 'default'} />;
+  return <Chip component="span" size="small" variant="outlined" label={active ? activeLabel : inactiveLabel} color={active ? 'success' : 'default'} />;
 }
 
 export interface StatusStyle {
@@ -13,5 +13,5 @@ export interface StatusStyle {
 /** A status value shown with its label and colour (unknown values as they are). */
 export function StatusChip({ value, styles }: { value: string; styles: Record<string, StatusStyle> }) {
   const s = styles[value] ?? { label: value, color: 'default' as const };
-  return <Chip size="small" variant="outlined" label={s.label} color={s.color} />;
+  return <Chip component="span" size="small" variant="outlined" label={s.label} color={s.color} />;
 }

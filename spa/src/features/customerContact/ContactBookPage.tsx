@@ -30,7 +30,7 @@ const columns: ColumnDef<Contact>[] = [
   {
     field: 'services', headerName: 'Receives', minWidth: 220, flex: 2, hideOnPhone: true, value: (c) => c.services.map((s) => s.name).join('; '),
     render: (c) => (
-      <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', py: 0.5 }}>
+      <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'nowrap', overflow: 'hidden', alignItems: 'center', height: '100%' }} title={c.services.map((s) => s.name).join(', ')}>
         {c.services.map((s) => <Chip key={s.id} size="small" label={s.name} variant="outlined" />)}
       </Box>
     ),

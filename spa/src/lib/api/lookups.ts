@@ -151,7 +151,7 @@ function toOptions<T>(q: LookupQuery<T>, label: (row: T) => string, what: string
   };
 }
 
-const withCode = (name: string, code?: string | null) => (code ? `${name} (${code})` : name);
+const withCode = (name: string, code?: string | null) => (code && code.toLowerCase() !== name.toLowerCase() ? `${name} (${code})` : name);
 
 export const useCompanyTypeOptions = () => toOptions<CompanyTypeItem>(useCompanyTypeLookupQuery() as LookupQuery<CompanyTypeItem>, (r) => r.company_type, 'company types');
 export const usePaymentTermOptions = () => toOptions<PaymentTermItem>(usePaymentTermLookupQuery() as LookupQuery<PaymentTermItem>, (r) => (r.summary && r.summary !== r.name ? `${r.name} · ${r.summary}` : r.name), 'payment terms');

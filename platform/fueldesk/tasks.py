@@ -1,4 +1,5 @@
-"""Entry point of the worker (`dramatiq fueldesk.tasks`): sets Django up and imports every actor."""
+"""Entry point of the worker (`dramatiq fueldesk.tasks`): sets Django up and imports every actor.
+Each tasks module imports `fueldesk.dramatiq_setup` first, so the broker exists before its actors."""
 
 import os
 
@@ -9,6 +10,5 @@ django.setup()
 
 import tenancy.tasks  # noqa: E402,F401
 
-import fueldesk.dramatiq_setup  # noqa: E402,F401  (the broker comes before the actors)
-import tenants.accounts.tasks  # noqa: E402,F401
+import tenants.accounts.tasks  # noqa: E402
 import tenants.catalog.tasks  # noqa: E402,F401

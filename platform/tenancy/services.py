@@ -7,6 +7,7 @@ migrating (~6 s); an empty pool still works by cloning the template on the spot.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import secrets
 import subprocess
@@ -232,7 +233,12 @@ def dump_schema(tenant: Tenant, out_dir: Path) -> Path:
         cmd += ["--port", str(db["PORT"])]
     if db.get("USER"):
         cmd += ["--username", str(db["USER"])]
-    env = {"PGPASSWORD": str(db.get("PASSWORD") or ""), "PATH": "/usr/bin:/bin:/usr/local/bin"}
+    # The caller's PATH: with the embedded Postgres (16), infra/services.py puts its own pg_dump
+    # first; Debian's older pg_dump refuses a newer server.
+    search_path = os.environ.get("PATH", "/usr/bin:/bin:/usr/local/bin")
+    if os.environ.get("FUELDESK_PG_BINDIR"):
+        search_path = f"{os.environ['FUELDESK_PG_BINDIR']}:{search_path}"
+    env = {"PGPASSWORD": str(db.get("PASSWORD") or ""), "PATH": search_path}
     subprocess.run(cmd, check=True, env=env, capture_output=True, timeout=600)  # noqa: S603
     return path
 

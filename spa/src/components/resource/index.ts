@@ -12,5 +12,5 @@ export { CsvImportDialog, type CsvImportDialogProps } from './CsvImportDialog';
 export { importApi, isRunning, type DataImport, type ImportRowError } from './importApi';
 export { uniqueById } from './resourceApi';
 export { ToolbarSelect, ToolbarCombobox, type ToolbarSelectProps } from './ToolbarSelect';
-export { ActiveChip, StatusChip, type StatusStyle } from './chips';
+export { ActiveChip, StatusChip, WARNING_SX, type StatusStyle } from './chips';
 export { addressFields, stateCityFields, latLongFields, numOrNull, type AddressValues, type StateCityValues, type LatLongValues } from './presets';

@@ -21,7 +21,7 @@ const money = (v: string | null) => (v === null || v === '' ? '' : `$${Number(v)
 
 const columns: ColumnDef<Product>[] = [
   { field: 'code', headerName: 'Code', sortField: 'code', width: 120 },
-  { field: 'name', headerName: 'Name', sortField: 'name', minWidth: 200, flex: 2, render: (p) => <>{p.name}{p.is_fuel && <Chip size="small" label="Fuel" color="info" variant="outlined" sx={{ ml: 1 }} />}</> },
+  { field: 'name', headerName: 'Name', sortField: 'name', minWidth: 200, flex: 2, render: (p) => <>{p.name}{p.is_fuel && <Chip size="small" label="Fuel" color="primary" variant="outlined" sx={{ ml: 1 }} />}</> },
   { field: 'category', headerName: 'Category', sortField: 'category', minWidth: 160, hideOnPhone: true, value: (p) => [p.category?.name, p.sub_category?.name].filter(Boolean).join(' › ') },
   { field: 'sold_as', headerName: 'Sold as', sortField: 'sold_as', width: 100, hideOnPhone: true },
   { field: 'unit_price', headerName: 'List price', sortField: 'unit_price', width: 120, align: 'right', value: (p) => money(p.unit_price) },

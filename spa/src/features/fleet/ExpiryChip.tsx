@@ -1,5 +1,6 @@
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
+import { WARNING_SX } from '@/components/resource';
 
 export const EXPIRY_WARNING_DAYS = 30;
 
@@ -18,7 +19,11 @@ export function ExpiryChip({ date, days, what }: { date: string | null | undefin
   if (days === null || days === undefined || days > EXPIRY_WARNING_DAYS) return <span>{text}</span>;
   return (
     <Tooltip title={`${what}: ${new Date(`${date}T00:00:00`).toLocaleDateString()}`}>
-      <Chip size="small" color={days < 0 ? 'error' : 'warning'} variant={days < 0 ? 'filled' : 'outlined'} label={text} />
+      {days < 0 ? (
+        <Chip size="small" color="error" label={text} />
+      ) : (
+        <Chip size="small" variant="outlined" label={text} sx={WARNING_SX} />
+      )}
     </Tooltip>
   );
 }

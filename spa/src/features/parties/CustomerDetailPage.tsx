@@ -47,7 +47,7 @@ function Summary({ c }: { c: Customer }) {
       <Fact label="Credit limit">{c.credit_limit === null ? 'No limit' : money(c.credit_limit)}</Fact>
       <Fact label="Payment term">{label(terms.options, c.payment_term_id)}</Fact>
       <Fact label="Payment method">{label(methods.options, c.payment_method_id)}</Fact>
-      <Fact label="Tax">{c.tax_exempt ? <Chip size="small" color="info" variant="outlined" label={`Exempt · ${c.tax_exempt_certificate || 'no certificate'}`} /> : 'Taxable'}</Fact>
+      <Fact label="Tax">{c.tax_exempt ? <Chip size="small" color="primary" variant="outlined" label={`Exempt · ${c.tax_exempt_certificate || 'no certificate'}`} /> : 'Taxable'}</Fact>
       <Fact label="Notes">{c.notes}</Fact>
     </Paper>
   );

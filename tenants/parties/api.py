@@ -139,7 +139,7 @@ customer_crud = Crud(
         search=CUSTOMER_SEARCH_FIELDS,
         sort={  # sort_name, sort_status: see selectors.filter_customers
             "name": "sort_name",
-            "account_number": "account_number",
+            "account_number": "sort_account_number",
             "status": "sort_status",
             "city": "city__name",
             "state": "state__code",

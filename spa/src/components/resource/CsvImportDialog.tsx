@@ -30,6 +30,8 @@ export interface CsvImportDialogProps {
   importPath: string;
   /** 'customers' */
   plural: string;
+  /** 'customer' (for counts of one) */
+  singular?: string;
   /** What the file needs (its columns). */
   help?: ReactNode;
   /** After rows were written. */
@@ -39,7 +41,8 @@ export interface CsvImportDialogProps {
 }
 
 /** Upload → preview with per-row errors → confirm (all rows or none); a progress bar while the worker runs. */
-export function CsvImportDialog({ open, onClose, importPath, plural, help, onImported, pollMs = 1000 }: CsvImportDialogProps) {
+export function CsvImportDialog({ open, onClose, importPath, plural, singular, help, onImported, pollMs = 1000 }: CsvImportDialogProps) {
+  const count = (n: number) => `${n.toLocaleString()} ${n === 1 && singular ? singular : plural}`;
   const client = useMemo(() => importApi(importPath), [importPath]);
   const [imp, setImp] = useState<DataImport | null>(null);
   const [busy, setBusy] = useState(false);
@@ -163,7 +166,7 @@ export function CsvImportDialog({ open, onClose, importPath, plural, help, onImp
         {imp && !running && (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }} data-testid="import-preview">
             <Alert severity={done ? 'success' : imp.error_rows > 0 || imp.status === 'failed' ? 'error' : 'info'} role="status">
-              {done ? `Imported ${imp.created_rows.toLocaleString()} ${plural}.` : imp.message}
+              {done ? `Imported ${count(imp.created_rows)}.` : imp.message}
             </Alert>
             <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
               <Chip label={`${imp.total_rows} rows in ${imp.file_name || 'the file'}`} />
@@ -253,7 +256,7 @@ export function CsvImportDialog({ open, onClose, importPath, plural, help, onImp
         )}
         {imp && !running && !done && (
           <Button variant="contained" onClick={confirm} disabled={!canConfirm}>
-            {busy ? 'Importing…' : `Import ${imp.valid_rows} ${plural}`}
+            {busy ? 'Importing…' : `Import ${count(imp.valid_rows)}`}
           </Button>
         )}
         <input ref={fileRef} type="file" accept=".csv,.txt,text/csv,text/plain" hidden onChange={upload} data-testid="csv-file-input" aria-label="CSV file" />

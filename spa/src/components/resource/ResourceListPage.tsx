@@ -262,7 +262,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
     </>
   );
   const Frame = props.embedded ? SectionFrame : PageBody;
-  const gridHeight = props.gridHeight ?? (props.embedded ? 420 : GRID_HEIGHT);
+  const gridHeight = props.gridHeight ?? (props.embedded ? 360 : GRID_HEIGHT);
 
   return (
     <Frame>
@@ -372,10 +372,11 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
           open
           importPath={resource.config.importPath}
           plural={plural}
+          singular={singular.toLowerCase()}
           help={props.importHelp}
           onClose={() => setImporting(false)}
           onImported={(r) => {
-            toast.success(`Imported ${r.created_rows} ${plural}`);
+            toast.success(`Imported ${r.created_rows} ${r.created_rows === 1 ? singular.toLowerCase() : plural}`);
             list.refetch();
           }}
         />

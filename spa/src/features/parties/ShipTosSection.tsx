@@ -57,7 +57,7 @@ export function ShipTosSection({ customer, onShowTanks }: { customer: Customer; 
         { field: 'is_active', label: 'Active', type: 'boolean' },
       ]}
       extraParams={{ customer_id: customer.id }}
-      gridHeight={360}
+      gridHeight={300}
       form={{
         fields,
         emptyValues: { ...empty, state_id: customer.state_id, city_id: customer.city_id },

@@ -68,7 +68,7 @@ export function TanksSection({ customer, shipToId, onShipToChange }: { customer:
       ]}
       extraParams={shipToId ? { ship_to_id: shipToId } : { customer_id: customer.id }}
       toolbarExtra={<ToolbarSelect label="Ship-to" allLabel="All ship-tos" value={shipToId} options={shipTos.options} loading={shipTos.loading} onChange={(v) => onShipToChange(v as number | null)} />}
-      gridHeight={360}
+      gridHeight={300}
       canCreate={shipTos.options.length > 0}
       form={{
         fields: fieldsFor(customer.id),

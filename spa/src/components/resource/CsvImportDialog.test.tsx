@@ -69,6 +69,14 @@ describe('CSV import dialog', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument());
   });
 
+  it('says so when the worker makes no progress', async () => {
+    const running = { ...base, status: 'validating', total_rows: 900, processed: 0, errors: [], error_rows: 0, valid_rows: 0, sample: [] };
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(answer(202, running)).mockImplementation(async () => answer(200, running)));
+    renderWithProviders(<CsvImportDialog open importPath="/customer/customers/import" plural="customers" onClose={() => {}} pollMs={5} stallMs={30} />);
+    pick();
+    expect(await screen.findByTestId('import-stalled')).toHaveTextContent(/background worker may be busy or stopped/);
+  });
+
   it("shows the rows of a refused confirm (the server's 422)", async () => {
     const fetch = vi
       .fn()

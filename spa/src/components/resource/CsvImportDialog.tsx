@@ -38,10 +38,12 @@ export interface CsvImportDialogProps {
   onImported?: (result: DataImport) => void;
   /** Milliseconds between progress polls while the worker runs. */
   pollMs?: number;
+  /** After this long without progress, say that the worker may be stopped (polling goes on). */
+  stallMs?: number;
 }
 
 /** Upload → preview with per-row errors → confirm (all rows or none); a progress bar while the worker runs. */
-export function CsvImportDialog({ open, onClose, importPath, plural, singular, help, onImported, pollMs = 1000 }: CsvImportDialogProps) {
+export function CsvImportDialog({ open, onClose, importPath, plural, singular, help, onImported, pollMs = 1000, stallMs = 60_000 }: CsvImportDialogProps) {
   const count = (n: number) => `${n.toLocaleString()} ${n === 1 && singular ? singular : plural}`;
   const client = useMemo(() => importApi(importPath), [importPath]);
   const [imp, setImp] = useState<DataImport | null>(null);
@@ -50,6 +52,8 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
   const [confirmErrors, setConfirmErrors] = useState<ImportRowError[] | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const notified = useRef<number | null>(null);
+  const progressAt = useRef<{ key: string; at: number }>({ key: '', at: 0 });
+  const [stalled, setStalled] = useState(false);
   const fullScreen = useMediaQuery('(max-width:600px)');
   const titleId = useId();
 
@@ -59,9 +63,24 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
       setBusy(false);
       setError(null);
       setConfirmErrors(null);
+      setStalled(false);
       notified.current = null;
     }
   }, [open]);
+
+  // No progress for a long while: the worker may be down. Say so; the import goes on when it is back.
+  useEffect(() => {
+    if (!imp || !isRunning(imp)) {
+      setStalled(false);
+      return;
+    }
+    const key = `${imp.import_id}:${imp.status}:${imp.processed}`;
+    const now = Date.now();
+    if (progressAt.current.key !== key) {
+      progressAt.current = { key, at: now };
+      setStalled(false);
+    } else if (now - progressAt.current.at >= stallMs) setStalled(true);
+  }, [imp, stallMs]);
 
   // While the worker checks or writes the file, poll its progress.
   useEffect(() => {
@@ -161,6 +180,12 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
               {imp.status === 'validating' ? 'Checking' : 'Importing'} row {imp.processed.toLocaleString()} of {imp.total_rows.toLocaleString()}…
             </Typography>
             <LinearProgress variant="determinate" value={progress} aria-label={`${imp.status === 'validating' ? 'Checking' : 'Importing'} ${progress}%`} />
+            {stalled && (
+              <Alert severity="warning" sx={{ mt: 1.5 }} data-testid="import-stalled">
+                No progress for a while: the background worker may be busy or stopped. You can close this window: the import goes on when the
+                worker runs again, and it writes all rows or none.
+              </Alert>
+            )}
           </Box>
         )}
         {imp && !running && (

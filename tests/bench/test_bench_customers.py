@@ -3,8 +3,9 @@
 through gunicorn over loopback, one keep-alive client, beside the floor: the same two statements the
 API runs (the page's count and the page itself, captured from the ORM) sent by psycopg on one connection.
 
-Target (issue 4): p95 ≤ 50 ms at the API for every search term. `BENCH_CUSTOMERS` / `BENCH_SHIP_TOS`
-scale the data down for a quick look; `BENCH_CUSTOMER_REQUESTS` sets the requests per term.
+Target (issue 4): p95 ≤ 50 ms at the API for every search term; the result says whether it was met
+(benchmarks do not fail on time). `BENCH_CUSTOMERS` / `BENCH_SHIP_TOS` scale the data down for a quick
+look; `BENCH_CUSTOMER_REQUESTS` sets the requests per term.
 """
 
 from __future__ import annotations
@@ -209,9 +210,12 @@ def test_customer_list_at_scale(committed, record):
             f"| {label}: `{r['search']}` | {r['total']:,} | {r['api']['p50_ms']} | {r['api']['p95_ms']} "
             f"| {r['sql_floor']['p50_ms']} | {r['sql_floor']['p95_ms']} | {r['plan']} |"
         )
+    # Benchmarks record, they do not fail on time (ARCHITECTURE: never timed tests): say where it stands.
     slow = {
-        label: r["api"]["p95_ms"]
-        for label, r in results.items()
+        k: r["api"]["p95_ms"]
+        for k, r in results.items()
         if r["search"] and r["api"]["p95_ms"] > TARGET_P95_MS
     }
-    assert not slow, f"API p95 over {TARGET_P95_MS} ms: {slow}"
+    record["customer_list"]["target_p95_ms"] = TARGET_P95_MS
+    record["customer_list"]["over_target"] = slow
+    print(f"API p95 target {TARGET_P95_MS} ms with a search term: " + (f"over for {slow}" if slow else "met"))

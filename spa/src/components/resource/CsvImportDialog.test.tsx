@@ -48,25 +48,42 @@ describe('CSV import dialog', () => {
 
   it('shows a progress bar while the worker checks and writes a large file, then the result', async () => {
     const onImported = vi.fn();
+    const running = { ...base, total_rows: 450, errors: [], error_rows: 0, valid_rows: 0, sample: [] };
+    // The first progress poll answers only when the test says so, so the bar can be looked at.
+    let release: () => void = () => {};
+    let releaseReady: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const heldReady = new Promise<void>((r) => (releaseReady = r));
     const fetch = vi
       .fn()
-      .mockResolvedValueOnce(answer(202, { ...base, status: 'validating', total_rows: 450, processed: 0, errors: [], error_rows: 0, valid_rows: 0, sample: [] }))
-      .mockResolvedValueOnce(answer(200, { ...base, status: 'validating', total_rows: 450, processed: 200, errors: [], error_rows: 0, valid_rows: 0, sample: [] }))
-      .mockResolvedValueOnce(answer(200, { ...base, status: 'ready', total_rows: 450, processed: 450, errors: [], error_rows: 0, valid_rows: 450, ignored_columns: [], message: 'All 450 rows are valid.' }))
-      .mockResolvedValueOnce(answer(202, { ...base, status: 'importing', total_rows: 450, processed: 0, errors: [], error_rows: 0, valid_rows: 450 }))
+      .mockResolvedValueOnce(answer(202, { ...running, status: 'validating', processed: 0 }))
+      .mockImplementationOnce(async () => {
+        await held;
+        return answer(200, { ...running, status: 'validating', processed: 200 });
+      })
+      .mockImplementationOnce(async () => {
+        await heldReady;
+        return answer(200, { ...base, status: 'ready', total_rows: 450, processed: 450, errors: [], error_rows: 0, valid_rows: 450, ignored_columns: [], message: 'All 450 rows are valid.' });
+      })
+      .mockResolvedValueOnce(answer(202, { ...running, status: 'importing', processed: 0, valid_rows: 450 }))
       .mockResolvedValueOnce(answer(200, { ...base, status: 'completed', total_rows: 450, processed: 450, errors: [], error_rows: 0, valid_rows: 450, created_rows: 450 }));
     vi.stubGlobal('fetch', fetch);
     renderWithProviders(<CsvImportDialog open importPath="/customer/customers/import" plural="customers" onClose={() => {}} onImported={onImported} pollMs={5} />);
     pick();
-    expect(await screen.findByTestId('import-progress')).toHaveTextContent(/Checking row (0|200) of 450/);
-    expect(within(screen.getByTestId('import-progress')).getByRole('progressbar')).toBeInTheDocument();
+    const progress = await screen.findByTestId('import-progress');
+    expect(progress).toHaveTextContent('Checking row 0 of 450');
+    expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
+    release();
+    await waitFor(() => expect(within(screen.getByTestId('import-progress')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '44'));
+    expect(screen.getByTestId('import-progress')).toHaveTextContent('Checking row 200 of 450');
+    releaseReady();
     const confirm = await screen.findByRole('button', { name: 'Import 450 customers' });
     expect(confirm).toBeEnabled();
     fireEvent.click(confirm);
     expect(await screen.findByText('Imported 450 customers.')).toBeInTheDocument();
     expect(onImported).toHaveBeenCalledTimes(1);
     expect(String(fetch.mock.calls[3][0])).toMatch(/\/import\/7\/confirm$/);
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument();
   });
 
   it('says so when the worker makes no progress', async () => {

@@ -272,7 +272,7 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
           Template
         </Button>
         <Button onClick={onClose} disabled={busy}>
-          {done ? 'Close' : 'Cancel'}
+          {done || running ? 'Close' : 'Cancel'}
         </Button>
         {!running && !done && (
           <Button variant={imp ? 'outlined' : 'contained'} startIcon={<UploadFile />} onClick={() => fileRef.current?.click()} disabled={busy}>

@@ -5,6 +5,7 @@ from importlib import import_module
 from typing import Any
 
 from core.errors import install_error_handlers
+from core.renderers import ORJSONRenderer
 from ninja import NinjaAPI
 
 DOMAIN_API_MODULES = [
@@ -33,6 +34,7 @@ api = FuelDeskAPI(
     version="1.0.0",
     description="Back office for fuel and goods distributors. Every tenant endpoint takes a bearer token.",
     urls_namespace="api",
+    renderer=ORJSONRenderer(),
 )
 install_error_handlers(api)
 

@@ -45,6 +45,8 @@ SHARED_APPS = [
     "tenancy",
     "django.contrib.contenttypes",
     "django.contrib.staticfiles",
+    # Trigram GIN indexes (customer search) and their operator classes.
+    "django.contrib.postgres",
 ]
 TENANT_APPS = [
     "tenants.accounts",

@@ -1,0 +1,20 @@
+import datetime as dt
+import decimal
+import json
+import uuid
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from core.renderers import dumps
+
+
+def test_orjson_output_means_what_the_stdlib_encoder_said():
+    data = {
+        "when": dt.datetime(2026, 11, 22, 1, 2, 3, 456789, tzinfo=dt.UTC),
+        "day": dt.date(2026, 11, 22),
+        "price": decimal.Decimal("3.4567"),
+        "id": uuid.UUID("12345678-1234-5678-1234-567812345678"),
+        "items": [{"n": 1, "none": None, "ok": True}],
+        "text": "Ünïcode ⛽",
+    }
+    assert json.loads(dumps(data)) == json.loads(json.dumps(data, cls=DjangoJSONEncoder))

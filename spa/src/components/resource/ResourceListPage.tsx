@@ -17,6 +17,7 @@ import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 
 import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { isApiError } from '@/lib/api/errors';
+import { usePermissions } from '@/lib/api/lookups';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CsvImportDialog } from './CsvImportDialog';
 import { downloadCsv, toCsv } from './csv';
@@ -94,6 +95,11 @@ export interface ResourceListPageProps<T, V, C, U> {
   /** Click on a row (not on its actions). */
   onRowClick?: (row: T) => void;
   actionsWidth?: number;
+  /**
+   * The permission resource (e.g. 'customer'): without `<it>.add` the create and import buttons
+   * hide, without `.change` the edit action, without `.delete` the delete action.
+   */
+  permission?: string;
 }
 
 const GRID_HEIGHT = { xs: 'calc(100vh - 400px)', sm: 'calc(100vh - 250px)' };
@@ -104,6 +110,10 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
   const getRowId = props.getRowId ?? ((row: T) => (row as { id: RowId }).id);
   const clientSide = resource.config.listKind === 'all';
   const phone = useMediaQuery('(max-width:768px)');
+  const perms = usePermissions(props.permission ?? '');
+  const allowed = (action: 'add' | 'change' | 'delete') => !props.permission || perms[action];
+  const canEditRow = (row: T) => allowed('change') && (props.canEdit?.(row) ?? true);
+  const canDeleteRow = (row: T) => allowed('delete') && (props.canDelete?.(row) ?? true);
 
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: defaultPageSize });
   // A default sort on a field that is not a column (e.g. id) is sent to the server but not shown in the grid.
@@ -184,7 +194,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
           const row = p.row as T;
           const name = describe(row);
           const items: ReactElement<GridActionsCellItemProps>[] = [];
-          if (form && (props.canEdit?.(row) ?? true))
+          if (form && canEditRow(row))
             items.push(<GridActionsCellItem key="edit" icon={<EditOutlined />} label={`Edit ${name}`} onClick={() => setEditing({ mode: 'edit', row })} />);
           for (const a of props.rowActions?.(row) ?? []) {
             if (a.hidden) continue;
@@ -196,7 +206,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
               ),
             );
           }
-          if (props.canDelete?.(row) ?? true)
+          if (canDeleteRow(row))
             items.push(<GridActionsCellItem key="delete" icon={<DeleteOutline />} label={`Delete ${name}`} onClick={() => setDeleting(row)} />);
           return items;
         },
@@ -204,7 +214,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [columns, form, props.rowActions, props.canDelete, props.canEdit, describe, props.actionsWidth]);
+  }, [columns, form, props.rowActions, props.canDelete, props.canEdit, describe, props.actionsWidth, perms.change, perms.delete]);
 
   const columnVisibilityModel = useMemo(
     () => Object.fromEntries(columns.filter((c) => c.hideOnPhone).map((c) => [c.field, !phone])),
@@ -240,7 +250,7 @@ export function ResourceListPage<T, V, C, U>(props: ResourceListPageProps<T, V, 
 
   const emptyText = search || filter ? `No ${plural} match your search.` : `No ${plural} yet.`;
 
-  const canCreate = !!form && (props.canCreate ?? true);
+  const canCreate = !!form && allowed('add') && (props.canCreate ?? true);
   const headerActions = (
     <>
       {props.headerActions}

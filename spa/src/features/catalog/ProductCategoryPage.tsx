@@ -29,6 +29,7 @@ export default function ProductCategoryPage() {
       singular="Category"
       plural="categories"
       resource={categoriesApi}
+      permission="product_category"
       columns={columns}
       describe={(c) => c.name}
       defaultPageSize={100}

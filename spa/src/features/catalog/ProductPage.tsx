@@ -59,6 +59,7 @@ export default function ProductPage() {
       singular="Product"
       plural="products"
       resource={productsApi}
+      permission="product"
       columns={columns}
       getRowId={(p) => p.products_id}
       describe={(p) => p.name}

@@ -33,6 +33,7 @@ export default function ProductSubCategoryPage() {
       singular="Sub-category"
       plural="sub-categories"
       resource={subCategoriesApi}
+      permission="product_sub_category"
       columns={columns}
       describe={(s) => s.name}
       defaultPageSize={100}

@@ -81,6 +81,7 @@ export default function ContactBookPage() {
       singular="Contact"
       plural="contacts"
       resource={contactsApi}
+      permission="customer_contact"
       columns={columns}
       describe={(c) => c.name}
       defaultPageSize={50}

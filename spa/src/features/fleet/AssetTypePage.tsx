@@ -29,6 +29,7 @@ export default function AssetTypePage() {
       singular="Asset type"
       plural="asset types"
       resource={assetTypesApi}
+      permission="asset_type"
       columns={columns}
       describe={(t) => t.name}
       defaultPageSize={25}

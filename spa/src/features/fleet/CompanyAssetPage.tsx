@@ -68,6 +68,7 @@ export default function CompanyAssetPage() {
       singular="Company asset"
       plural="company assets"
       resource={companyAssetsApi}
+      permission="company_asset"
       columns={columns}
       describe={(a) => `${a.asset_number} ${a.name}`}
       defaultPageSize={10}

@@ -88,6 +88,7 @@ export default function DriverPage() {
       singular="Driver"
       plural="drivers"
       resource={driversApi}
+      permission="driver"
       columns={columns}
       describe={(d) => d.name}
       defaultPageSize={100}

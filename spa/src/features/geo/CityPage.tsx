@@ -28,6 +28,7 @@ export default function CityPage() {
       singular="City"
       plural="cities"
       resource={citiesApi}
+      permission="city"
       columns={columns}
       describe={(c) => (c.state ? `${c.name}, ${c.state.code}` : c.name)}
       defaultPageSize={100}

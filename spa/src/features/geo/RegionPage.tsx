@@ -27,6 +27,7 @@ export default function RegionPage() {
       singular="Region"
       plural="regions"
       resource={regionsApi}
+      permission="region"
       columns={columns}
       describe={(r) => r.name}
       defaultPageSize={25}

@@ -27,6 +27,7 @@ export default function StatePage() {
       singular="State"
       plural="states"
       resource={statesApi}
+      permission="state"
       columns={columns}
       describe={(s) => s.name}
       defaultPageSize={100}

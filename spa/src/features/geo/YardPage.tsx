@@ -53,6 +53,7 @@ export default function YardPage() {
       singular="Yard"
       plural="yards"
       resource={yardsApi}
+      permission="yard"
       columns={columns}
       describe={(y) => y.name}
       defaultPageSize={25}

@@ -26,6 +26,7 @@ export default function CustomerCompanyTypePage() {
       singular="Company type"
       plural="company types"
       resource={companyTypesApi}
+      permission="customer_company_type"
       columns={columns}
       describe={(t) => t.company_type}
       defaultPageSize={25}

@@ -14,7 +14,7 @@ import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { FormDialog, StatusChip } from '@/components/resource';
 import type { ApiError } from '@/lib/api/errors';
-import { usePaymentMethodOptions, usePaymentTermOptions } from '@/lib/api/lookups';
+import { usePaymentMethodOptions, usePaymentTermOptions, usePermissions } from '@/lib/api/lookups';
 import { customerBody, customerFields, customerToValues, money } from './customerForm';
 import { CUSTOMER_STATUSES, customersApi, useCustomerByIdQuery, useCustomerStatusMutation, type Customer, type CustomerStatus } from './partiesApi';
 import { ShipTosSection } from './ShipTosSection';
@@ -62,6 +62,7 @@ export default function CustomerDetailPage() {
   const [editing, setEditing] = useState(false);
   const [changing, setChanging] = useState(false);
   const [shipToId, setShipToId] = useState<number | null>(null);
+  const perms = usePermissions('customer');
   const c = q.data as Customer | undefined;
   const error = q.error as ApiError | undefined;
 
@@ -104,14 +105,16 @@ export default function CustomerDetailPage() {
           </Box>
         }
         actions={
-          <>
-            <Button variant="outlined" startIcon={<PublishedWithChanges />} onClick={() => setChanging(true)}>
-              Change status
-            </Button>
-            <Button variant="contained" startIcon={<EditOutlined />} onClick={() => setEditing(true)}>
-              Edit customer
-            </Button>
-          </>
+          perms.change ? (
+            <>
+              <Button variant="outlined" startIcon={<PublishedWithChanges />} onClick={() => setChanging(true)}>
+                Change status
+              </Button>
+              <Button variant="contained" startIcon={<EditOutlined />} onClick={() => setEditing(true)}>
+                Edit customer
+              </Button>
+            </>
+          ) : undefined
         }
       />
       <Summary c={c} />

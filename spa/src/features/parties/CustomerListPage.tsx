@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { ResourceListPage, StatusChip, ToolbarSelect, type ColumnDef } from '@/components/resource';
-import { useCompanyTypeOptions } from '@/lib/api/lookups';
+import { useCompanyTypeOptions, usePermissions } from '@/lib/api/lookups';
 import { CUSTOMER_IMPORT_COLUMNS, customerBody, customerFields, customerToValues, emptyCustomer, money, statusOptions, type CustomerForm } from './customerForm';
 import { CUSTOMER_STATUSES, customersApi, useCustomerStatusMutation, type Customer, type CustomerCreate, type CustomerStatus, type CustomerUpdate } from './partiesApi';
 import { StatusDialog } from './StatusDialog';
@@ -25,6 +25,7 @@ export default function CustomerListPage() {
   const [companyTypeId, setCompanyTypeId] = useState<number | null>(null);
   const [changing, setChanging] = useState<Customer | null>(null);
   const [setCustomerStatus] = useCustomerStatusMutation();
+  const perms = usePermissions('customer');
   const changeStatus = async (c: Customer, s: CustomerStatus) => {
     await setCustomerStatus({ id: c.id, status: s }).unwrap();
     toast.success(`${c.name} is now ${CUSTOMER_STATUSES[s].label.toLowerCase()}`);
@@ -38,6 +39,7 @@ export default function CustomerListPage() {
         singular="Customer"
         plural="customers"
         resource={customersApi}
+        permission="customer"
         columns={columns}
         describe={(c) => c.name}
         defaultPageSize={100}
@@ -64,7 +66,7 @@ export default function CustomerListPage() {
         onRowClick={(c) => navigate(`/customer/${c.id}`)}
         rowActions={(c) => [
           { label: 'Open', icon: <OpenInNew />, onClick: () => navigate(`/customer/${c.id}`) },
-          { label: 'Change status', icon: <PublishedWithChanges />, onClick: () => setChanging(c), showInMenu: true },
+          { label: 'Change status', icon: <PublishedWithChanges />, onClick: () => setChanging(c), showInMenu: true, hidden: !perms.change },
         ]}
         actionsWidth={150}
         deleteMessage={(c) => `This permanently deletes ${c.name} (${c.account_number}) and its contacts. A customer with ship-tos or tanks cannot be deleted; set it inactive instead.`}

@@ -45,6 +45,7 @@ export function ShipTosSection({ customer, onShowTanks }: { customer: Customer; 
       singular="Ship-to"
       plural="ship-tos"
       resource={shipTosApi}
+      permission="customer_ship_to"
       columns={columns}
       describe={(s) => s.name}
       defaultPageSize={100}

@@ -39,6 +39,7 @@ export default function SupplierAliasesPage() {
       singular="Alias"
       plural="aliases"
       resource={aliasesApi}
+      permission="supplier_product_alias"
       columns={columns}
       describe={(a) => a.alias_name}
       defaultPageSize={50}

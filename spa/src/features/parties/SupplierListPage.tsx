@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { ResourceListPage, StatusChip, ToolbarSelect, addressFields, type AddressValues, type ColumnDef, type FieldDef } from '@/components/resource';
-import { useTerminalOptions } from '@/lib/api/lookups';
+import { usePermissions, useTerminalOptions } from '@/lib/api/lookups';
 import { SUPPLIER_STATUSES, suppliersApi, useSupplierStatusMutation, type Supplier, type SupplierCreate, type SupplierStatus, type SupplierUpdate } from './partiesApi';
 import { StatusDialog } from './StatusDialog';
 import { SupplierTabs } from './SupplierTabs';
@@ -56,6 +56,7 @@ export default function SupplierListPage() {
   const [terminalId, setTerminalId] = useState<number | null>(null);
   const [changing, setChanging] = useState<Supplier | null>(null);
   const [setSupplierStatus] = useSupplierStatusMutation();
+  const perms = usePermissions('supplier');
   const changeStatus = async (s: Supplier, next: SupplierStatus) => {
     await setSupplierStatus({ id: s.id, status: next }).unwrap();
     toast.success(`${s.name} is now ${SUPPLIER_STATUSES[next].label.toLowerCase()}`);
@@ -68,6 +69,7 @@ export default function SupplierListPage() {
         singular="Supplier"
         plural="suppliers"
         resource={suppliersApi}
+        permission="supplier"
         columns={columns}
         describe={(s) => s.name}
         defaultPageSize={100}
@@ -100,7 +102,7 @@ export default function SupplierListPage() {
         }}
         rowActions={(s) => [
           { label: 'Product aliases', icon: <LabelOutlined />, onClick: () => navigate(`/supplier/aliases?supplier_id=${s.id}`), showInMenu: true },
-          { label: 'Change status', icon: <PublishedWithChanges />, onClick: () => setChanging(s), showInMenu: true },
+          { label: 'Change status', icon: <PublishedWithChanges />, onClick: () => setChanging(s), showInMenu: true, hidden: !perms.change },
         ]}
         deleteMessage={(s) => `This deletes ${s.name} and its product aliases. To keep their history, set the supplier inactive instead.`}
         deleteAlternative={(s) => (s.status !== 'inactive' ? { label: 'Set inactive instead', run: () => changeStatus(s, 'inactive') } : undefined)}

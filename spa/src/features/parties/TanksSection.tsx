@@ -55,6 +55,7 @@ export function TanksSection({ customer, shipToId, onShipToChange }: { customer:
       singular="Tank"
       plural="tanks"
       resource={tanksApi}
+      permission="asset"
       columns={columns}
       describe={(t) => t.asset_name}
       defaultPageSize={100}

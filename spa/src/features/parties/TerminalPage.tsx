@@ -49,6 +49,7 @@ export default function TerminalPage() {
       singular="Terminal"
       plural="terminals"
       resource={terminalsApi}
+      permission="terminal"
       columns={columns}
       describe={(t) => t.name}
       defaultPageSize={10}

@@ -28,6 +28,7 @@ export default function PaymentMethodPage() {
       singular="Payment method"
       plural="payment methods"
       resource={paymentMethodsApi}
+      permission="payment_method"
       columns={columns}
       describe={(m) => m.name}
       defaultPageSize={25}

@@ -3,6 +3,7 @@ import Chip from '@mui/material/Chip';
 import { toast } from 'react-toastify';
 import { ResourceListPage, type ColumnDef, type FieldDef } from '@/components/resource';
 import { isApiError } from '@/lib/api/errors';
+import { usePermissions } from '@/lib/api/lookups';
 import { paymentTermsApi, type PaymentTerm, type PaymentTermCreate, type PaymentTermUpdate } from './paymentsApi';
 
 export interface TermForm {
@@ -43,6 +44,7 @@ const empty: TermForm = { name: '', net_days: 30, discount_percent: 0, discount_
 
 export default function PaymentTermPage() {
   const [update] = paymentTermsApi.useUpdate();
+  const perms = usePermissions('payment_term');
   const makeDefault = async (t: PaymentTerm) => {
     try {
       await update(t.id, { is_default: true });
@@ -58,6 +60,7 @@ export default function PaymentTermPage() {
       singular="Payment term"
       plural="payment terms"
       resource={paymentTermsApi}
+      permission="payment_term"
       columns={columns}
       describe={(t) => t.name}
       defaultPageSize={25}
@@ -76,7 +79,7 @@ export default function PaymentTermPage() {
         toCreateBody: (v) => ({ name: v.name.trim(), net_days: v.net_days ?? 0, discount_percent: v.discount_percent ?? 0, discount_days: v.discount_days ?? 0, is_default: v.is_default }),
         toUpdateBody: (v) => ({ name: v.name.trim(), net_days: v.net_days ?? 0, discount_percent: v.discount_percent ?? 0, discount_days: v.discount_days ?? 0, is_default: v.is_default }),
       }}
-      rowActions={(t) => [{ label: 'Make default', icon: <StarOutline />, onClick: () => void makeDefault(t), hidden: t.is_default, showInMenu: true }]}
+      rowActions={(t) => [{ label: 'Make default', icon: <StarOutline />, onClick: () => void makeDefault(t), hidden: t.is_default || !perms.change, showInMenu: true }]}
       exportFilename="payment-terms"
     />
   );

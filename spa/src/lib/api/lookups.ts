@@ -106,6 +106,14 @@ const master = api.enhanceEndpoints({ addTagTypes: [...MASTER_TAGS] }).injectEnd
         transformResponse: (env) => uniqueRows<ShipToItem>(unwrap(env)),
         providesTags: [{ type: 'ShipTo', id: 'LIST' }],
       }),
+      currentUserPermissions: build.query<{ permissions: string[]; grantsAll: boolean }, void>({
+        query: () => ({ url: '/role/current-user' }),
+        transformResponse: (env) => {
+          const d = unwrap<ApiData<'/api/role/current-user', 'get'>>(env);
+          return { permissions: d?.permissions ?? [], grantsAll: !!d?.role?.grants_all };
+        },
+        providesTags: [{ type: 'CurrentUser', id: 'LIST' }, { type: 'Role', id: 'LIST' }],
+      }),
       userLookup: build.query<UserItem[], void>({
         query: () => ({ url: '/user-account', params: { page: 1, size: 100, sort_by: 'name', order: 'asc' } }),
         transformResponse: (env) => uniqueRows<UserItem>(unwrap(env)),
@@ -132,7 +140,30 @@ export const {
   useDriverLookupQuery,
   useShipToLookupQuery,
   useUserLookupQuery,
+  useCurrentUserPermissionsQuery,
 } = master;
+
+export interface ResourcePermissions {
+  view: boolean;
+  add: boolean;
+  change: boolean;
+  delete: boolean;
+  /** False until the current user's permissions have loaded (everything reads as allowed meanwhile). */
+  known: boolean;
+}
+
+/**
+ * What the signed-in user may do with a resource (permission codes `<resource>.<action>`, from
+ * GET /api/role/current-user). Until the answer arrives, or if it fails, everything reads as allowed:
+ * the server refuses what is not (403), so buttons only hide when the answer says so.
+ */
+export function usePermissions(resource: string): ResourcePermissions {
+  const q = useCurrentUserPermissionsQuery(undefined, { skip: !resource });
+  const data = q.data as { permissions: string[]; grantsAll: boolean } | undefined;
+  if (!data) return { view: true, add: true, change: true, delete: true, known: false };
+  const has = (action: string) => data.grantsAll || data.permissions.includes(`${resource}.${action}`);
+  return { view: has('view'), add: has('add'), change: has('change'), delete: has('delete'), known: true };
+}
 
 export interface OptionsResult {
   options: LookupOption[];

@@ -624,9 +624,10 @@ def run_job(import_id: int, phase: str) -> None:
     expected = DataImport.Status.VALIDATING if phase == "validate" else DataImport.Status.IMPORTING
     if imp is None or imp.status != expected:
         return  # already done (a redelivered message), or gone
-    target = target_for(imp.resource)
     try:
-        _run(imp, target, write=phase == "import")
+        # Resolving the target imports the resource's module: inside the try, so that even a
+        # failure there marks the import as stopped instead of leaving it "validating" forever.
+        _run(imp, target_for(imp.resource), write=phase == "import")
     except Exception:
         log.exception("import %s (%s) stopped", import_id, phase)
         imp.status = DataImport.Status.INVALID if phase == "validate" else DataImport.Status.FAILED

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from core.models import Timestamped, unique_ci
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
 from django.db.models.functions import Lower, Upper
 
 # What the customer list's `search` looks in (core.listing: OR of `icontains`). Each has a trigram
@@ -26,21 +26,18 @@ def trigram_index(field: str, name: str) -> GinIndex:
     return GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=name)
 
 
-class CustomerCompanyType(models.Model):
+class CustomerCompanyType(Timestamped):
     company_type = models.CharField(max_length=100)
     description = models.CharField(max_length=300, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["company_type", "id"]
         verbose_name = "customer company type"
         constraints = [
-            models.UniqueConstraint(
-                Lower("company_type"),
+            unique_ci(
+                "company_type",
                 name="customer_company_type_unique",
-                violation_error_code="unique",
-                violation_error_message="This company type already exists.",
+                message="This company type already exists.",
             )
         ]
 
@@ -48,7 +45,7 @@ class CustomerCompanyType(models.Model):
         return self.company_type
 
 
-class Customer(models.Model):
+class Customer(Timestamped):
     class Status(models.TextChoices):
         ACTIVE = "active"
         ON_HOLD = "on_hold"  # no new orders for now (any reason)
@@ -83,17 +80,14 @@ class Customer(models.Model):
     )
     notes = models.TextField(blank=True, default="")
     customer_pricing_type = models.CharField(max_length=30, default="standard")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("account_number"),
+            unique_ci(
+                "account_number",
                 name="customer_unique_account_number",
-                violation_error_code="unique",
-                violation_error_message="A customer with this account number already exists.",
+                message="A customer with this account number already exists.",
             )
         ]
         indexes = [
@@ -116,7 +110,7 @@ class Customer(models.Model):
         return self.name
 
 
-class ShipTo(models.Model):
+class ShipTo(Timestamped):
     """A delivery location of a customer: a yard, a job site, a farm, a store."""
 
     customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="ship_tos")
@@ -143,8 +137,6 @@ class ShipTo(models.Model):
     delivery_instructions = models.TextField(blank=True, default="")
     access_hours = models.CharField(max_length=200, blank=True, default="")
     is_active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -156,7 +148,7 @@ class ShipTo(models.Model):
         return self.name
 
 
-class CustomerAsset(models.Model):
+class CustomerAsset(Timestamped):
     """A tank or a piece of equipment at a customer's ship-to that we fill."""
 
     class TankType(models.TextChoices):
@@ -188,8 +180,6 @@ class CustomerAsset(models.Model):
     serial_number = models.CharField(max_length=100, blank=True, default="")
     is_active = models.BooleanField(default=True)
     notes = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["asset_name", "id"]
@@ -215,11 +205,10 @@ class ContactService(models.Model):
         ordering = ["name", "id"]
         verbose_name = "customer contact service"
         constraints = [
-            models.UniqueConstraint(
-                Lower("code"),
+            unique_ci(
+                "code",
                 name="contact_service_unique_code",
-                violation_error_code="unique",
-                violation_error_message="A contact service with this code already exists.",
+                message="A contact service with this code already exists.",
             )
         ]
 
@@ -227,7 +216,7 @@ class ContactService(models.Model):
         return self.name
 
 
-class CustomerContact(models.Model):
+class CustomerContact(Timestamped):
     customer = models.ForeignKey(Customer, on_delete=models.CASCADE, related_name="contacts")
     ship_to = models.ForeignKey(
         ShipTo, on_delete=models.SET_NULL, related_name="contacts", null=True, blank=True
@@ -241,8 +230,6 @@ class CustomerContact(models.Model):
     )
     services = models.ManyToManyField(ContactService, related_name="contacts", blank=True)
     notes = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -253,7 +240,7 @@ class CustomerContact(models.Model):
         return self.name
 
 
-class Terminal(models.Model):
+class Terminal(Timestamped):
     """A loading rack where our trucks (or carriers) lift product from suppliers."""
 
     name = models.CharField(max_length=200)
@@ -281,17 +268,14 @@ class Terminal(models.Model):
     )
     is_active = models.BooleanField(default=True)
     notes = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("terminal_code"),
+            unique_ci(
+                "terminal_code",
                 name="terminal_unique_code",
-                violation_error_code="unique",
-                violation_error_message="A terminal with this terminal code already exists.",
+                message="A terminal with this terminal code already exists.",
             )
         ]
 
@@ -299,7 +283,7 @@ class Terminal(models.Model):
         return self.name
 
 
-class Supplier(models.Model):
+class Supplier(Timestamped):
     class Status(models.TextChoices):
         ACTIVE = "active"
         INACTIVE = "inactive"
@@ -317,18 +301,15 @@ class Supplier(models.Model):
     zip_code = models.CharField(max_length=20, blank=True, default="")
     terminals = models.ManyToManyField(Terminal, related_name="suppliers", blank=True)
     notes = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(
-                Lower("code"),
-                condition=~Q(code=""),
+            unique_ci(
+                "code",
                 name="supplier_unique_code",
-                violation_error_code="unique",
-                violation_error_message="A supplier with this code already exists.",
+                message="A supplier with this code already exists.",
+                when_set=True,
             ),
         ]
         indexes = [models.Index(fields=["status", "name"], name="supplier_status_name")]
@@ -337,15 +318,13 @@ class Supplier(models.Model):
         return self.name
 
 
-class SupplierProductAlias(models.Model):
+class SupplierProductAlias(Timestamped):
     """The name (and code) a supplier uses for one of our products, on its bills and quotes."""
 
     supplier = models.ForeignKey(Supplier, on_delete=models.CASCADE, related_name="product_aliases")
     product = models.ForeignKey("catalog.Product", on_delete=models.PROTECT, related_name="supplier_aliases")
     alias_name = models.CharField(max_length=200)
     alias_code = models.CharField(max_length=100, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["id"]

@@ -138,3 +138,20 @@ def test_deleting_a_referenced_row_says_what_uses_it(api_a, tenant_a, in_tenant)
     res = api_a.delete(f"/api/state/states/{tx.pk}")
     assert res.status_code == 409
     assert res.json()["detail"] == "This record cannot be deleted because it is used by 1 city."
+
+
+def test_searched_lists_count_with_the_page(api_a, tenant_a, in_tenant, django_assert_max_num_queries):
+    from tenants.geo.models import State
+
+    with in_tenant(tenant_a):
+        for i in range(30):
+            State.objects.create(name=f"Alpha {i:02d}", code=f"A{i:02d}")
+        State.objects.create(name="Beta", code="B00")
+    res = api_a.get("/api/state/states", {"search": "alpha", "size": 10, "page": 3, "sort_by": "name"})
+    data = res.json()["data"]
+    assert data["total"] == 30 and data["pages"] == 3 and len(data["items"]) == 10
+    assert data["items"][0]["name"] == "Alpha 20"
+    beyond = api_a.get("/api/state/states", {"search": "alpha", "size": 10, "page": 9}).json()["data"]
+    assert beyond["total"] == 30 and beyond["items"] == []
+    none = api_a.get("/api/state/states", {"search": "zulu"}).json()["data"]
+    assert none["total"] == 0 and none["items"] == []

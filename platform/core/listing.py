@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Window
 from ninja import Field, Schema
 
 from core.envelope import page_of
@@ -136,8 +136,17 @@ def paginate(
     qs: QuerySet[Any], params: ListParams, default_size: int, serialize: Callable[[Any], Any] | None = None
 ) -> dict[str, Any]:
     size = params.size or default_size
-    total = qs.count()
     start = (params.page - 1) * size
-    rows = list(qs[start : start + size])
+    narrowed = bool((params.search and params.search.strip()) or params.filter_field)
+    if narrowed and not qs.query.distinct and not qs.query.combinator:
+        # A searched or filtered list: the page and its total in one query (COUNT(*) OVER ()), so
+        # the matches are found once instead of twice. An unfiltered list keeps count() + LIMIT,
+        # which lets Postgres stop at the page when an index gives the order.
+        rows = list(qs.annotate(list_total_=Window(Count("*")))[start : start + size])
+        # Past the last page there is no row to carry the total: count then.
+        total = int(rows[0].list_total_) if rows else (qs.count() if params.page > 1 else 0)
+    else:
+        total = qs.count()
+        rows = list(qs[start : start + size])
     items = [serialize(r) for r in rows] if serialize else rows
     return page_of(items, total=total, page=params.page, size=size)

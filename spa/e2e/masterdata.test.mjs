@@ -166,7 +166,13 @@ describe('FuelDesk master data', { concurrency: false }, () => {
 
     // Deleting a customer with ship-tos is refused with the server's sentence; deactivate instead.
     await page.goto('/customer');
+    // Wait for the searched list itself: clicking a row of the unfiltered list while the debounced
+    // search re-renders the grid can land on a row that is being replaced.
+    const searched = page.waitForResponse(
+      (r) => r.url().includes('/api/customer/customers') && r.url().includes('search=') && r.ok(),
+    );
     await page.getByRole('searchbox', { name: /Search name/ }).fill(name);
+    await searched;
     const row = page.getByRole('row').filter({ hasText: name });
     await row.waitFor();
     await row.getByRole('button', { name: `Delete ${name}` }).click();

@@ -74,7 +74,3 @@ def revoke(claims: AccessClaims) -> None:
     ttl = max(1, claims.exp - int(time.time()))
     cache.set(_revocation_key(claims.jti), 1, timeout=ttl)
     clear_local()
-
-
-def is_revoked(claims: AccessClaims) -> bool:
-    return cache.get(_revocation_key(claims.jti)) is not None

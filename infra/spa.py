@@ -7,7 +7,7 @@ Every command is a no-op (exit 0) when ``spa/package.json`` does not exist yet::
     python infra/spa.py has-script NAME   # exit 0 when package.json defines that npm script
     python infra/spa.py install           # node/npm (apt when missing) + `npm ci` when the lock changed
     python infra/spa.py build             # install + `npm run build` unless spa/dist is newer than sources
-    python infra/spa.py test              # install + `npm run check:api` (if any) + `npm test`
+    python infra/spa.py test              # install + `npm run check:api` and `lint` (if any) + `npm test`
     python infra/spa.py e2e               # + chromium (apt when missing), a server, `npm run e2e` (if any)
 """
 
@@ -133,14 +133,14 @@ def build(force: bool = False) -> None:
 
 
 def test() -> None:
-    """`npm run check:api` (when defined) and `npm test`; both run, then any failure is reported."""
+    """`npm run check:api`, `lint` (when defined) and `npm test`: all run, then any failure is reported."""
     if not exists():
         log("no spa/package.json: no SPA tests")
         return
     install()
     env = {**os.environ, "CI": "true"}  # vitest runs once instead of watching
     failed: list[str] = []
-    for script in ("check:api", "test"):
+    for script in ("check:api", "lint", "test"):
         if not has_script(script):
             continue
         try:

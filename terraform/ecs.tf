@@ -45,6 +45,7 @@ locals {
       AWS_S3_REGION_NAME      = local.region
       FILE_UPLOAD_MAX_BYTES   = tostring(var.file_upload_max_bytes)
       FORWARDED_ALLOW_IPS     = "*" # only the load balancer can reach the tasks (security groups)
+      TRUSTED_PROXY_COUNT     = "1" # the ALB appends the client's address to X-Forwarded-For
       WEB_CONCURRENCY         = tostring(var.web_concurrency)
       SENTRY_DSN              = var.sentry_dsn
       DEFAULT_FROM_EMAIL      = var.default_from_email
@@ -62,6 +63,7 @@ locals {
   app_secrets = merge(
     {
       SECRET_KEY        = aws_secretsmanager_secret.secret_key.arn
+      JWT_SIGNING_KEY   = aws_secretsmanager_secret.jwt_signing_key.arn
       DATABASE_PASSWORD = aws_secretsmanager_secret.db_password.arn
       REDIS_PASSWORD    = aws_secretsmanager_secret.redis_auth_token.arn
     },

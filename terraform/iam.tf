@@ -51,6 +51,7 @@ data "aws_iam_policy_document" "execution" {
     actions = ["secretsmanager:GetSecretValue"]
     resources = [
       aws_secretsmanager_secret.secret_key.arn,
+      aws_secretsmanager_secret.jwt_signing_key.arn,
       aws_secretsmanager_secret.db_password.arn,
       aws_secretsmanager_secret.redis_auth_token.arn,
       aws_secretsmanager_secret.smtp_password.arn,

@@ -47,6 +47,7 @@ output "secret_arns" {
   description = "Secrets Manager secrets injected into the tasks."
   value = {
     secret_key       = aws_secretsmanager_secret.secret_key.arn
+    jwt_signing_key  = aws_secretsmanager_secret.jwt_signing_key.arn
     db_password      = aws_secretsmanager_secret.db_password.arn
     redis_auth_token = aws_secretsmanager_secret.redis_auth_token.arn
     smtp_password    = aws_secretsmanager_secret.smtp_password.arn

@@ -12,6 +12,11 @@ ephemeral "aws_secretsmanager_random_password" "secret_key" {
   exclude_punctuation = true
 }
 
+ephemeral "aws_secretsmanager_random_password" "jwt_signing_key" {
+  password_length     = 64
+  exclude_punctuation = true
+}
+
 ephemeral "aws_secretsmanager_random_password" "db" {
   password_length     = 40
   exclude_punctuation = true
@@ -25,7 +30,7 @@ data "aws_secretsmanager_random_password" "redis" {
 resource "aws_secretsmanager_secret" "secret_key" {
   #checkov:skip=CKV2_AWS_57:Rotating SECRET_KEY signs every user out; it is rolled on purpose with secret_key_version.
   name                    = "${local.name}/secret-key"
-  description             = "Django SECRET_KEY (also signs access tokens)"
+  description             = "Django SECRET_KEY"
   kms_key_id              = aws_kms_key.main.arn
   recovery_window_in_days = 7
 }
@@ -34,6 +39,20 @@ resource "aws_secretsmanager_secret_version" "secret_key" {
   secret_id                = aws_secretsmanager_secret.secret_key.id
   secret_string_wo         = ephemeral.aws_secretsmanager_random_password.secret_key.random_password
   secret_string_wo_version = var.secret_key_version
+}
+
+resource "aws_secretsmanager_secret" "jwt_signing_key" {
+  #checkov:skip=CKV2_AWS_57:Rolled on purpose with jwt_signing_key_version; the old key goes to JWT_PREVIOUS_SIGNING_KEYS for a grace period (docs/operations.md).
+  name                    = "${local.name}/jwt-signing-key"
+  description             = "HS256 key that signs access tokens (JWT_SIGNING_KEY)"
+  kms_key_id              = aws_kms_key.main.arn
+  recovery_window_in_days = 7
+}
+
+resource "aws_secretsmanager_secret_version" "jwt_signing_key" {
+  secret_id                = aws_secretsmanager_secret.jwt_signing_key.id
+  secret_string_wo         = ephemeral.aws_secretsmanager_random_password.jwt_signing_key.random_password
+  secret_string_wo_version = var.jwt_signing_key_version
 }
 
 resource "aws_secretsmanager_secret" "db_password" {

@@ -288,8 +288,14 @@ variable "extra_environment" {
   default     = {}
 }
 
+variable "jwt_signing_key_version" {
+  description = "Bump to generate a new access-token signing key (see docs/operations.md for a rotation without signing everyone out)."
+  type        = number
+  default     = 1
+}
+
 variable "secret_key_version" {
-  description = "Bump to generate a new Django SECRET_KEY (signs sessions and tokens: everyone is signed out)."
+  description = "Bump to generate a new Django SECRET_KEY."
   type        = number
   default     = 1
 }

@@ -39,3 +39,33 @@ def test_a_token_sent_to_another_tenants_domain_is_refused(tenant_a, tenant_b, i
     res = Api(token_for(tenant_b)).get("/api/profile", HTTP_HOST="bravo.fueldesk.test")
     assert res.status_code == 200 and res.json()["data"]["tenant"]["schema_name"] == tenant_b.schema
     clear_tenant_cache()
+
+
+def test_every_openapi_schema_name_stands_for_one_schema() -> None:
+    """django-ninja names a component after its class: two apps' `CustomerRef` would silently share
+    one entry in /api/openapi.json, so the generated SPA client would type one app's answer with the
+    other's fields. Prefix a schema with its domain instead (e.g. `SalesCustomerRef`)."""
+    from fueldesk.api import api
+    from ninja import Schema
+
+    components = set(api.get_openapi_schema().get("components", {}).get("schemas", {}))
+
+    def subclasses(cls: type) -> list[type]:
+        found: list[type] = []
+        sub: type
+        for sub in cls.__subclasses__():
+            found += [sub, *subclasses(sub)]
+        return found
+
+    shapes: dict[str, set[tuple[str, tuple[str, ...]]]] = {}
+    for schema in subclasses(Schema):
+        if schema.__name__ in components:
+            shapes.setdefault(schema.__name__, set()).add(
+                (schema.__module__, tuple(sorted(schema.model_fields)))
+            )
+    clashes = {
+        name: sorted(module for module, _ in found)
+        for name, found in shapes.items()
+        if len({fields for _, fields in found}) > 1
+    }
+    assert not clashes, f"one OpenAPI name, several schemas: {clashes}"

@@ -109,10 +109,24 @@ def test_last_admin_cannot_be_deleted_or_demoted(api_a, tenant_a, in_tenant):
     with in_tenant(tenant_a):
         admin = User.objects.get(email=tenant_a.admin_email)
         sales = Role.objects.get(name="Sales")
+    # Through the API nobody changes their own role or deletes themselves...
     res = api_a.put(f"/api/user-account/{admin.pk}", {"role_id": sales.pk})
-    assert res.status_code == 409 and "last active admin" in res.json()["detail"]
+    assert res.status_code == 409 and "your own role" in res.json()["detail"]
     res = api_a.delete(f"/api/user-account/{admin.pk}")
     assert res.status_code == 409
+    # ...and the services keep the last active admin whoever calls them.
+    from core.errors import ApiError
+
+    from tenants.accounts.services import delete_user, update_user
+
+    with in_tenant(tenant_a):
+        with pytest.raises(ApiError, match="last active admin"):
+            update_user(admin, {"role_id": sales.pk})
+        with pytest.raises(ApiError, match="last active admin"):
+            update_user(admin, {"is_active": False})
+        with pytest.raises(ApiError, match="last active admin"):
+            delete_user(admin)
+        assert User.objects.filter(is_active=True, role__name="Admin").count() == 1
 
 
 def test_role_permissions_matrix_round_trip(api_a):

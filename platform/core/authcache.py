@@ -4,21 +4,28 @@ One `get_many` reads the token's revocation mark, the tenant's auth generation a
 Any write to a user or role bumps the generation (signals below), so a deactivated user, a changed
 role or new permissions take effect on the very next request. The cache prefixes every key with the
 active schema, so entries never cross tenants.
+
+`core` imports no app: the accounts app registers a `UserSource` (how to load a user with its role,
+snapshot it into the cache and restore it, and which models' writes bump the generation).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import Model
 from django.db.models.signals import post_delete, post_save
 
-from core.tokens import REVOKED_PREFIX, AccessClaims
+from core.tokens import AccessClaims
 
+REVOKED_PREFIX = "revoked-jti:"
 GENERATION_KEY = "auth-generation"
 USER_TTL_SECONDS = 300
 
@@ -46,34 +53,31 @@ def bump_generation(**_: Any) -> None:
         cache.set(GENERATION_KEY, 1, timeout=None)
 
 
-def _snapshot(user: Any, generation: int) -> dict[str, Any]:
-    role = user.role
-    return {
-        "gen": generation,
-        "user": {
-            k: getattr(user, k)
-            for k in ("id", "username", "email", "name", "is_active", "token_version", "phone", "role_id")
-        },
-        "role": None
-        if role is None
-        else {
-            k: getattr(role, k)
-            for k in ("id", "name", "description", "grants_all", "is_system", "permissions")
-        },
-    }
+@dataclass(frozen=True)
+class UserSource:
+    """How the auth cache reaches users without importing the app that owns them."""
+
+    load: Callable[[int], Any]  # the user with its role, or None
+    snapshot: Callable[[Any], dict[str, Any]]  # a picklable copy for the shared cache
+    restore: Callable[[dict[str, Any]], Any]  # the user object again, without a query
+    watched: tuple[type[Model], ...]  # writes to these models bump the generation
 
 
-def _restore(snapshot: dict[str, Any]) -> Any:
-    from tenants.accounts.models import Role, User
+_source: UserSource | None = None
 
-    user = User(**snapshot["user"])
-    user.role = Role(**snapshot["role"]) if snapshot["role"] else None
-    user._state.adding = False
-    user._state.db = "default"
-    if user.role is not None:
-        user.role._state.adding = False
-        user.role._state.db = "default"
-    return user
+
+def register_user_source(source: UserSource) -> None:
+    global _source
+    _source = source
+    for model in source.watched:
+        post_save.connect(bump_generation, sender=model, dispatch_uid=f"auth-gen-save-{model.__name__}")
+        post_delete.connect(bump_generation, sender=model, dispatch_uid=f"auth-gen-delete-{model.__name__}")
+
+
+def _user_source() -> UserSource:
+    if _source is None:
+        raise RuntimeError("no user source registered: the accounts app registers one when it is ready")
+    return _source
 
 
 class Revoked(Exception):
@@ -110,21 +114,23 @@ def _lookup(claims: AccessClaims) -> Any:
         raise Revoked
     generation = values.get(GENERATION_KEY, 0)
     cached = values.get(_user_key(claims.user_id))
-    if cached is not None and cached["gen"] == generation:
-        user = _restore(cached)
+    source = _user_source()
+    if cached is not None and cached.get("gen") == generation:
+        user = source.restore(cached["data"])
     else:
-        from tenants.accounts.models import User
-
-        user = User.objects.select_related("role").filter(pk=claims.user_id).first()
+        user = source.load(claims.user_id)
         if user is None:
             return None
-        cache.set(_user_key(claims.user_id), _snapshot(user, generation), timeout=USER_TTL_SECONDS)
+        cache.set(
+            _user_key(claims.user_id),
+            {"gen": generation, "data": source.snapshot(user)},
+            timeout=USER_TTL_SECONDS,
+        )
     return user
 
 
-def connect_signals() -> None:
-    from tenants.accounts.models import Role, User
-
-    for model in (User, Role):
-        post_save.connect(bump_generation, sender=model, dispatch_uid=f"auth-gen-save-{model.__name__}")
-        post_delete.connect(bump_generation, sender=model, dispatch_uid=f"auth-gen-delete-{model.__name__}")
+def revoke(claims: AccessClaims) -> None:
+    """Log one token out: its id is refused until the token would have expired anyway."""
+    ttl = max(1, claims.exp - int(time.time()))
+    cache.set(f"{REVOKED_PREFIX}{claims.jti}", 1, timeout=ttl)
+    clear_local()

@@ -29,3 +29,11 @@ class ReusingRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ReusingClient
+
+
+def raw_redis_client() -> Any:
+    """The default cache's redis client (the same pool and timeouts), for sets and locks that the
+    cache API has no word for. Keys must carry the cache's KEY_PREFIX themselves."""
+    from django.core.cache import cache
+
+    return cache._cache.get_client(write=True)  # type: ignore[attr-defined]

@@ -4,26 +4,28 @@ Each resource's api.py says only what is particular to it: its schemas, its sear
 and filterable fields, extra list filters, and services for writes that are more than a save.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models, transaction
 from django.db.models import ProtectedError, QuerySet, RestrictedError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
 from ninja import File, Query, Router, Schema
 from ninja.files import UploadedFile
 from pydantic import Field, create_model
 
-from core import csv_io
+from core import csv_io, renderers, rows
 from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError, describe_dependents
-from core.listing import ListParams, ListSpec, apply_list, paginate
+from core.listing import ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 
 ALL_OPS = ("list", "all", "get", "create", "update", "delete")
+REGISTRY: list["Crud"] = []  # every declared resource (for the kit's own tests)
 ALL_LIMIT = 5000
 OP_ACTIONS = {
     "list": "view",
@@ -84,7 +86,38 @@ def check_many_to_many(model: type[models.Model], m2m: dict[str, Any]) -> None:
             raise ApiError(422, f"{name}: no {label} with id {', '.join(str(m) for m in missing[:5])}.")
 
 
-def save_object(obj: models.Model, data: dict[str, Any]) -> models.Model:
+def writable_fields(model: type[models.Model]) -> frozenset[str]:
+    """What a write may set on a model: its editable fields (by name and, for a foreign key, by its
+    `_id` column) and many-to-many lists (from either side). Never the primary key or fields that
+    Django manages itself (`auto_now`, `auto_now_add`, `editable=False`)."""
+    names: set[str] = set()
+    for f in model._meta.get_fields():
+        if f.many_to_many:  # either side: `.set(ids)` works on both
+            names.add(f.name)
+            continue
+        if f.auto_created or not getattr(f, "editable", False) or getattr(f, "primary_key", False):
+            continue  # other reverse relations, the primary key, auto timestamps
+        if not getattr(f, "concrete", False):
+            continue
+        names.add(f.name)
+        names.add(getattr(f, "attname", f.name))
+    return frozenset(names)
+
+
+def save_object(
+    obj: models.Model, data: dict[str, Any], *, allowed: Iterable[str] | None = None
+) -> models.Model:
+    """Set `data` on `obj`, validate it (full_clean) and save it, with its many-to-many lists.
+
+    Only the keys of `allowed` (by default: the model's writable fields) are taken; any other key is a
+    programming error (a service passing through something the input schema did not declare), never
+    silently set on the model."""
+    permitted = writable_fields(type(obj))
+    if allowed is not None:
+        permitted &= frozenset(allowed)
+    unknown = sorted(set(data) - permitted)
+    if unknown:
+        raise TypeError(f"save_object: {type(obj).__name__} does not take {', '.join(unknown)}")
     m2m = {k: data.pop(k) for k in list(data) if _is_m2m(type(obj), k)}
     check_foreign_keys(type(obj), data)
     check_many_to_many(type(obj), m2m)
@@ -132,6 +165,8 @@ class Crud:
     # csv_export is False; lists with an importer also take CSV imports (`<path>/import…`).
     csv_export: bool = True
     importer: csv_io.CsvImport | None = None
+    # List pages from .values() rows, unvalidated, when the output schema allows it (core/rows.py).
+    fast_list: bool = True
 
     def __post_init__(self) -> None:
         ops = list(self.ops)
@@ -144,9 +179,17 @@ class Crud:
         register_resource(self.resource, self.plural or f"{self.label}s", actions)
         if self.update_in is None:
             self.update_in = partial_schema(self.create_in, f"{self.label.replace(' ', '')}Update")
+        # Lists whose output is plain columns skip model instances and output validation.
+        fast = self.fast_list and getattr(settings, "KIT_FAST_LISTS", True)
+        self.row_plan = rows.plan_for(self.model, self.out) if fast else None
+        # The list's query parameters: sort_by / filter_field are enums of the spec's names.
+        self.query_schema: type[Schema] = self.spec.query_schema(
+            f"{self.label.replace(' ', '')}ListQuery", self.filters
+        )
         if "import" in self.ops:
             csv_io.register_target(self)
         self._register()
+        REGISTRY.append(self)
 
     # --- reads -------------------------------------------------------------------------------
     def base_queryset(self) -> QuerySet[Any]:
@@ -165,8 +208,16 @@ class Crud:
         return obj
 
     # --- writes ------------------------------------------------------------------------------
+    def _only_declared(self, data: dict[str, Any], schema: type[Schema]) -> dict[str, Any]:
+        """Writes take the fields of the resource's input schema and nothing else (the allow-list)."""
+        unknown = sorted(set(data) - set(schema.model_fields))
+        if unknown:
+            raise TypeError(f"{self.resource}: {', '.join(unknown)} not in {schema.__name__}")
+        return data
+
     def create_row(self, data: dict[str, Any]) -> Any:
         """The create service alone (the caller owns the transaction): used by POST and CSV imports."""
+        data = self._only_declared(data, self.create_in)
         return self.create(data) if self.create else save_object(self.model(), data)
 
     def do_create(self, data: dict[str, Any]) -> Any:
@@ -175,6 +226,8 @@ class Crud:
         return self.get_object(obj.pk)
 
     def do_update(self, obj: Any, data: dict[str, Any]) -> Any:
+        assert self.update_in is not None
+        data = self._only_declared(data, self.update_in)
         with transaction.atomic():
             obj = self.update(obj, data) if self.update else save_object(obj, data)
         return self.get_object(obj.pk)
@@ -197,10 +250,7 @@ class Crud:
         r, res, out, path = self.router, self.resource, self.out, self.path
         crud = self
         plural = self.plural or f"{self.label}s"
-        extra = self.filters
-        query_schema: type[Schema] = (
-            type(f"{self.label.replace(' ', '')}ListQuery", (ListParams, extra), {}) if extra else ListParams
-        )
+        query_schema = self.query_schema
         create_in = self.create_in
         update_in = self.update_in
         assert update_in is not None
@@ -209,7 +259,14 @@ class Crud:
 
             def list_items(request: HttpRequest, params: Query[query_schema]) -> Any:  # type: ignore[valid-type]
                 qs = crud.list_queryset(params)
-                return ok(paginate(qs, params, crud.default_size), f"{plural} retrieved successfully")
+                message = f"{plural} retrieved successfully"
+                if crud.row_plan is None:
+                    return ok(paginate(qs, params, crud.default_size), message)
+                # The fast path (core/rows.py): .values() rows rendered as they are.
+                page = paginate(qs.values(*rows.value_paths(crud.row_plan)), params, crud.default_size)
+                page["items"] = [rows.build(crud.row_plan, row) for row in page["items"]]
+                body = renderers.dumps({"status_code": 200, "message": message, "data": page})
+                return HttpResponse(body, content_type="application/json; charset=utf-8")
 
             r.get(
                 path or "",

@@ -4,7 +4,8 @@ The CRUD helper wires these to `<list path>/export` and `<list path>/import…`;
 which columns it imports (`CsvImport`). Rows are checked with the resource's own create schema and
 create service, so an imported row obeys exactly the rules of the API's POST.
 
-Import flow (state in the tenant's `DataImport` rows, see tenants/catalog/models.py):
+Import flow (state in the tenant's import rows: the model and the worker actor belong to an app,
+tenants/imports, which plugs them in with `register_store`, so the kit imports no domain app):
 1. upload: the file is parsed, stored under the tenant's prefix, and every row is checked by a dry
    run (written inside a transaction that is rolled back): nothing is kept. The answer is the preview.
 2. confirm: the same rows are written in one transaction; any failing row rolls back every row.
@@ -37,7 +38,7 @@ from django.db import (
     transaction,
 )
 from django.db import models as dj_models
-from django.db.models import ProtectedError, QuerySet, RestrictedError
+from django.db.models import ProtectedError, QuerySet, RestrictedError, TextChoices
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Schema
@@ -48,8 +49,6 @@ from core.errors import ApiError
 
 if TYPE_CHECKING:
     from django.core.files.uploadedfile import UploadedFile
-
-    from tenants.catalog.models import DataImport
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +142,46 @@ def csv_text_response(lines: Iterable[list[str]], filename: str) -> HttpResponse
 
 
 CSV_RESPONSE = {"200": {"description": "A CSV file", "content": {"text/csv": {"schema": {"type": "string"}}}}}
+
+
+# --- import: where jobs are kept (plugged in by the imports app) ---------------------------------
+class ImportStatus(TextChoices):
+    VALIDATING = "validating"  # being checked by the worker
+    READY = "ready"  # checked, every row valid: can be confirmed
+    INVALID = "invalid"  # checked, some rows have errors: fix the file and upload it again
+    IMPORTING = "importing"  # confirmed, being written
+    COMPLETED = "completed"  # every row written
+    FAILED = "failed"  # confirmed but nothing written (a row failed at write time, or an error)
+
+
+# An import job row: a model with the fields of `DataImportOut` (+ file_key, in_worker, created_by).
+ImportJob = Any
+
+
+@dataclass(frozen=True)
+class ImportStore:
+    """The model that keeps import jobs and how to queue the worker's half of one (phase
+    "validate" or "import", for a tenant schema). An app registers it when Django starts."""
+
+    model: type[dj_models.Model]
+    enqueue: Callable[[int, str, str], None]
+
+
+_STORE: list[ImportStore] = []
+
+
+def register_store(store: ImportStore) -> None:
+    _STORE[:] = [store]
+
+
+def store() -> ImportStore:
+    if not _STORE:
+        raise RuntimeError("No import store is registered: add tenants.imports to TENANT_APPS.")
+    return _STORE[0]
+
+
+def _jobs() -> Any:
+    return store().model._default_manager
 
 
 # --- import: what a resource imports ------------------------------------------------------------
@@ -405,8 +444,9 @@ class ProgressWriter:
     def update(self, processed: int) -> None:
         if not self.enabled or processed % PROGRESS_EVERY:
             return
-        from tenants.catalog.models import DataImport
+        from core.jobs import report_progress
 
+        report_progress()  # the stuck-job reaper watches this
         try:
             if self.conn is None:
                 self.conn = connections.create_connection(DEFAULT_DB_ALIAS)
@@ -415,7 +455,7 @@ class ProgressWriter:
                     cur.execute("SET lock_timeout = '1s'")
             with self.conn.cursor() as cur:
                 cur.execute(
-                    f'UPDATE "{DataImport._meta.db_table}" SET processed = %s WHERE id = %s',  # noqa: S608
+                    f'UPDATE "{store().model._meta.db_table}" SET processed = %s WHERE id = %s',  # noqa: S608
                     [processed, self.import_id],
                 )
         except DatabaseError:
@@ -478,7 +518,7 @@ def process_rows(
 
 
 # --- import: the flow ------------------------------------------------------------------------------
-def _load_rows(imp: DataImport, target: ImportTarget) -> list[dict[str, str]]:
+def _load_rows(imp: ImportJob, target: ImportTarget) -> list[dict[str, str]]:
     from core.storage import open_tenant_file
 
     assert target.importer is not None
@@ -486,9 +526,7 @@ def _load_rows(imp: DataImport, target: ImportTarget) -> list[dict[str, str]]:
     return read_table(data, target.importer, target.create_in).rows
 
 
-def _run(imp: DataImport, target: ImportTarget, *, write: bool) -> DataImport:
-    from tenants.catalog.models import DataImport
-
+def _run(imp: ImportJob, target: ImportTarget, *, write: bool) -> ImportJob:
     rows = _load_rows(imp, target)
     writer = ProgressWriter(imp.pk, enabled=imp.in_worker)
     try:
@@ -505,33 +543,32 @@ def _run(imp: DataImport, target: ImportTarget, *, write: bool) -> DataImport:
     if not write:
         imp.sample = outcome.sample
         if outcome.error_rows:
-            imp.status = DataImport.Status.INVALID
+            imp.status = ImportStatus.INVALID
             imp.message = (
                 f"{outcome.error_rows} of {len(rows)} rows have errors. Fix them and upload the "
                 "file again; nothing has been imported."
             )
         else:
-            imp.status = DataImport.Status.READY
+            imp.status = ImportStatus.READY
             imp.message = f"All {len(rows)} rows are valid. Confirm to import them."
     elif outcome.error_rows:
-        imp.status = DataImport.Status.FAILED
+        imp.status = ImportStatus.FAILED
         imp.created_rows = 0
         imp.message = (
             f"Nothing was imported: {outcome.error_rows} of {len(rows)} rows failed. Fix them and "
             "upload the file again."
         )
     else:
-        imp.status = DataImport.Status.COMPLETED
+        imp.status = ImportStatus.COMPLETED
         imp.created_rows = outcome.valid
         imp.message = f"Imported {outcome.valid} {label} row{'s' if outcome.valid != 1 else ''}."
     imp.save()
     return imp
 
 
-def start_import(target: ImportTarget, upload: UploadedFile, user: Any) -> DataImport:
+def start_import(target: ImportTarget, upload: UploadedFile, user: Any) -> ImportJob:
     """Check an uploaded file (the preview). Small files are checked now, large ones by the worker."""
     from core.storage import save_upload
-    from tenants.catalog.models import DataImport
 
     assert target.importer is not None
     limit = settings.FILE_UPLOAD_MAX_BYTES
@@ -543,11 +580,11 @@ def start_import(target: ImportTarget, upload: UploadedFile, user: Any) -> DataI
     table = read_table(data, target.importer, target.create_in)
     upload.seek(0)
     stored = save_upload(upload, "import")
-    imp = DataImport.objects.create(
+    imp = _jobs().create(
         resource=target.resource,
         file_key=stored.file_key,
         file_name=stored.file_name,
-        status=DataImport.Status.VALIDATING,
+        status=ImportStatus.VALIDATING,
         in_worker=len(table.rows) > SYNC_ROW_LIMIT,
         total_rows=len(table.rows),
         columns=table.columns,
@@ -561,21 +598,17 @@ def start_import(target: ImportTarget, upload: UploadedFile, user: Any) -> DataI
     return _run(imp, target, write=False)
 
 
-def get_import(target: ImportTarget, import_id: int, *, lock: bool = False) -> DataImport:
-    from tenants.catalog.models import DataImport
-
-    qs = DataImport.objects.filter(pk=import_id, resource=target.resource)
+def get_import(target: ImportTarget, import_id: int, *, lock: bool = False) -> ImportJob:
+    qs = _jobs().filter(pk=import_id, resource=target.resource)
     imp = (qs.select_for_update() if lock else qs).first()
     if imp is None:
         raise ApiError(404, "Import not found")
     return imp
 
 
-def confirm_import(target: ImportTarget, import_id: int) -> DataImport:
+def confirm_import(target: ImportTarget, import_id: int) -> ImportJob:
     """Write a checked file: all rows in one transaction, or none."""
-    from tenants.catalog.models import DataImport
-
-    status = DataImport.Status
+    status = ImportStatus
     with transaction.atomic():
         imp = get_import(target, import_id, lock=True)
         if imp.status == status.INVALID:
@@ -607,34 +640,106 @@ def confirm_import(target: ImportTarget, import_id: int) -> DataImport:
 def _enqueue(import_id: int, phase: str) -> None:
     """Queue the job once the import row is committed. The tenant is stamped now, while it is active
     (the commit hook may run after the request has put the connection back on the public schema)."""
-    from core.jobs import SCHEMA_OPTION
-    from tenants.catalog.tasks import run_data_import
-
     schema = connection.schema_name  # type: ignore[attr-defined]
-    transaction.on_commit(
-        lambda: run_data_import.send_with_options(args=(import_id, phase), **{SCHEMA_OPTION: schema})
-    )
+    enqueue = store().enqueue
+    transaction.on_commit(lambda: enqueue(import_id, phase, schema))
+
+
+def job_lock_key(import_id: int) -> str:
+    return f"{connection.schema_name}:data-import:{import_id}"  # type: ignore[attr-defined]
+
+
+def _take_job_lock(import_id: int, *, wait: bool) -> bool:
+    """A transaction-level advisory lock held by whoever is checking or writing this import. A worker
+    killed mid-run loses it with its connection (and its transaction is rolled back: all or nothing);
+    a redelivered message waits for a run still holding it, and the reaper knows such a run is alive."""
+    fn = "pg_advisory_xact_lock" if wait else "pg_try_advisory_xact_lock"
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT {fn}(hashtextextended(%s, 0))", [job_lock_key(import_id)])
+        row = cur.fetchone()
+    return True if wait else bool(row and row[0])
 
 
 def run_job(import_id: int, phase: str) -> None:
-    """The worker's half: check ("validate") or write ("import") a large file."""
-    from tenants.catalog.models import DataImport
+    """The worker's half: check ("validate") or write ("import") a large file.
 
-    imp = DataImport.objects.filter(pk=import_id).first()
-    expected = DataImport.Status.VALIDATING if phase == "validate" else DataImport.Status.IMPORTING
-    if imp is None or imp.status != expected:
-        return  # already done (a redelivered message), or gone
-    try:
-        # Resolving the target imports the resource's module: inside the try, so that even a
-        # failure there marks the import as stopped instead of leaving it "validating" forever.
-        _run(imp, target_for(imp.resource), write=phase == "import")
-    except Exception:
-        log.exception("import %s (%s) stopped", import_id, phase)
-        imp.status = DataImport.Status.INVALID if phase == "validate" else DataImport.Status.FAILED
-        imp.message = "The import stopped because of an unexpected error. Nothing was imported."
+    Idempotent, so a redelivered message (a worker killed mid-import: Dramatiq requeues its message)
+    is safe: under the import's lock, a job that is no longer in the expected state does nothing, and
+    one that is starts again from the first row (the killed run's transaction wrote nothing)."""
+    from core.jobs import report_outcome
+
+    expected = ImportStatus.VALIDATING if phase == "validate" else ImportStatus.IMPORTING
+    failure: Exception | None = None
+    with transaction.atomic():
+        _take_job_lock(import_id, wait=True)
+        imp = _jobs().filter(pk=import_id).first()
+        if imp is None or imp.status != expected:
+            return  # already done (a redelivered message), failed by the reaper, or gone
+        try:
+            # Resolving the target imports the resource's module: inside the try, so that even a
+            # failure there marks the import as stopped instead of leaving it "validating" forever.
+            with transaction.atomic():
+                _run(imp, target_for(imp.resource), write=phase == "import")
+        except Exception as exc:
+            log.exception("import %s (%s) stopped", import_id, phase)
+            failure = exc
+            imp.status = ImportStatus.INVALID if phase == "validate" else ImportStatus.FAILED
+            imp.error_rows = 0
+            imp.message = "The import stopped because of an unexpected error. Nothing was imported."
+            imp.finished_at = timezone.now()
+            imp.save()
+    if failure is not None:
+        raise failure
+    if imp.status in (ImportStatus.INVALID, ImportStatus.FAILED):
+        # The file was refused by its data: a retry would answer the same (fix the file instead).
+        report_outcome(failed=True, reason=imp.message, retryable=False)
+
+
+def _retryable(imp: ImportJob) -> bool:
+    """Stopped by a crash, the reaper or a lost message (no row was at fault): running it again is safe."""
+    return imp.status in (ImportStatus.INVALID, ImportStatus.FAILED) and not imp.error_rows
+
+
+def import_stuck(import_id: int, phase: str, reason: str) -> bool:
+    """The reaper's question for a silent import job: False while a worker still holds its lock
+    (alive, just slow); else the import is marked stopped with ``reason`` and True is answered."""
+    with transaction.atomic():
+        if not _take_job_lock(import_id, wait=False):
+            return False
+        imp = _jobs().select_for_update().filter(pk=import_id).first()
+        expected = ImportStatus.VALIDATING if phase == "validate" else ImportStatus.IMPORTING
+        if imp is None or imp.status != expected:
+            return True  # it finished (or went) meanwhile: only the job log entry is left to close
+        imp.status = ImportStatus.INVALID if phase == "validate" else ImportStatus.FAILED
+        imp.error_rows = 0
+        imp.message = reason
         imp.finished_at = timezone.now()
         imp.save()
-        raise
+    return True
+
+
+def rearm_import(import_id: int, phase: str) -> None:
+    """Before a retry from the job log: put a stopped import back to where its job starts."""
+    imp = _jobs().select_for_update().filter(pk=import_id).first()
+    if imp is None:
+        raise ApiError(404, "Import not found")
+    if not _retryable(imp):
+        raise ApiError(409, f"This import cannot be retried: it is {imp.status}. {imp.message}".strip())
+    validate = phase == "validate"
+    imp.status = ImportStatus.VALIDATING if validate else ImportStatus.IMPORTING
+    imp.processed = 0
+    imp.finished_at = None
+    imp.message = f"{'Checking' if validate else 'Importing'} {imp.total_rows} rows… (retry)"
+    imp.save()
+
+
+def import_document(imp: ImportJob) -> Any:
+    """The job log's document of an import: the list it fills (the SPA path of its resource)."""
+    from core.jobs import Document
+    from core.permissions import resource_label
+
+    label = f"{resource_label(imp.resource)} import: {imp.file_name}"
+    return Document("data_import", int(imp.pk), label[:200], "/" + imp.resource.replace("_", "-"))
 
 
 # --- the answer's shape ------------------------------------------------------------------------------

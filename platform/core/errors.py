@@ -5,11 +5,20 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+import redis
+from django.conf import settings
+from django.core.exceptions import (
+    BadRequest,
+    ObjectDoesNotExist,
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError, RestrictedError
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -24,17 +33,45 @@ class ApiError(HttpError):
         self.extra = extra
 
 
+# Redis failures (unreachable, or hanging past the socket timeout): an API answers 503, never a 500.
+REDIS_ERRORS: tuple[type[Exception], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+UNAVAILABLE = (
+    "The service is briefly unavailable: its job queue and cache (Redis) cannot be reached. "
+    "Try again in a moment."
+)
+
+
+class ServiceUnavailable(Exception):
+    """A dependency (Redis) cannot be reached: 503 with a clear detail, and nothing is answered
+    from a guess (authenticated requests fail closed: a token's revocation cannot be checked)."""
+
+    def __init__(self, detail: str = UNAVAILABLE) -> None:
+        super().__init__(detail)
+
+
 def not_found(label: str) -> ApiError:
     return ApiError(404, f"{label} not found")
 
 
-def _describe_validation(errors: list[dict[str, Any]]) -> str:
+# A list's enums (core.listing): the same sentence as the run-time check's.
+LIST_ENUMS = {"sort_by": ("sort", "Sortable"), "filter_field": ("filter", "Filterable")}
+
+
+def _describe_validation(errors: list[dict[str, Any]], query: Any = None) -> str:
     parts = []
     for err in errors[:5]:
         loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "form", "payload")]
         where = ".".join(loc)
         msg = err.get("msg", "is invalid")
+        if err.get("type") in ("literal_error", "none_required") and where in LIST_ENUMS:
+            expected = str(err.get("ctx", {}).get("expected", "none")).replace("'", "")
+            verb, adjective = LIST_ENUMS[where]
+            given = err.get("input") or (query.get(where) if query is not None else None)
+            parts.append(f"Cannot {verb} by '{given}'. {adjective} fields: {expected}.")
+            continue
         parts.append(f"{where}: {msg}" if where else msg)
+    if len(parts) == 1 and parts[0].startswith("Cannot "):
+        return parts[0]
     return "Invalid input: " + "; ".join(parts) if parts else "Invalid input."
 
 
@@ -44,6 +81,20 @@ def _clean_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
         {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
         for e in errors
     ]
+
+
+def too_large_message() -> str:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if limit is None:  # pragma: no cover - the settings always set it
+        return "The request body is too large."
+    size = f"{limit / (1024 * 1024):.0f} MB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
+    return f"The request body is too large: the limit is {size}."
+
+
+MULTIPART_MESSAGE = (
+    "The upload could not be read: send multipart/form-data with its boundary (let the browser or "
+    "HTTP library set the Content-Type)."
+)
 
 
 def install_error_handlers(api: NinjaAPI) -> None:
@@ -63,7 +114,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
         errors = list(exc.errors)
         if any(e.get("type") == "json_invalid" or "JSON" in str(e.get("msg", "")) for e in errors):
             return respond(request, 400, "The request body is not valid JSON.")
-        return respond(request, 422, _describe_validation(errors), errors=_clean_errors(errors))
+        return respond(request, 422, _describe_validation(errors, request.GET), errors=_clean_errors(errors))
 
     @api.exception_handler(AuthenticationError)
     def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
@@ -107,6 +158,39 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(DjangoValidationError)
     def django_validation(request: HttpRequest, exc: DjangoValidationError) -> HttpResponse:
         return respond(request, 422, "; ".join(exc.messages))
+
+    @api.exception_handler(RequestDataTooBig)
+    def too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+        return respond(request, 413, too_large_message())
+
+    @api.exception_handler(MultiPartParserError)
+    def bad_multipart(request: HttpRequest, exc: MultiPartParserError) -> HttpResponse:
+        return respond(request, 400, MULTIPART_MESSAGE)
+
+    @api.exception_handler(SuspiciousOperation)
+    def suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
+        # Too many fields or files, a malformed Host...: the request is refused, the server is fine.
+        log.info("suspicious request on %s: %s", request.path, exc)
+        return respond(request, 400, "The request is malformed and was refused.")
+
+    @api.exception_handler(BadRequest)
+    def bad_request(request: HttpRequest, exc: BadRequest) -> HttpResponse:
+        return respond(request, 400, str(exc) or "The request is malformed.")
+
+    @api.exception_handler(ServiceUnavailable)
+    def unavailable(request: HttpRequest, exc: ServiceUnavailable) -> HttpResponse:
+        response = respond(request, 503, str(exc))
+        response["Retry-After"] = "5"
+        return response
+
+    for redis_error in REDIS_ERRORS:
+
+        @api.exception_handler(redis_error)
+        def redis_unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
+            log.warning("Redis unavailable on %s %s: %s", request.method, request.path, exc)
+            response = respond(request, 503, UNAVAILABLE)
+            response["Retry-After"] = "5"
+            return response
 
     @api.exception_handler(Exception)
     def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:

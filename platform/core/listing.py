@@ -1,18 +1,23 @@
 """Paging, search, sorting and the spec's filter operators, implemented once for every list.
 
-Sort and filter fields are checked against each resource's allow-list; unknown ones are a 422.
+A list's `ListSpec` names what it may be sorted and filtered by. `ListSpec.query_schema` turns that
+into the list's own query parameters, where `sort_by` and `filter_field` are enums (so the OpenAPI
+document and the generated client know them), and `filter_operator` is checked against the field's
+type (`OPERATORS`). Anything else is a 422 that names what is allowed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import decimal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from django.db.models import Count, Q, QuerySet, Window
 from ninja import Field, Schema
+from pydantic import Field as PydanticField
+from pydantic import create_model
 
 from core.envelope import page_of
 from core.errors import ApiError
@@ -58,6 +63,23 @@ CASTERS: dict[str, Caster] = {
     "datetime": dt.datetime.fromisoformat,
     "bool": _parse_bool,
 }
+# The operators each filter type takes (documented in every list's `filter_field` parameter).
+OPERATORS: dict[str, tuple[str, ...]] = {
+    "str": ("contains", "equals", "startsWith", "endsWith", "between"),
+    "int": ("equals", "greaterThan", "lessThan", "between"),
+    "decimal": ("equals", "greaterThan", "lessThan", "between"),
+    "date": ("equals", "greaterThan", "lessThan", "between"),
+    "datetime": ("equals", "greaterThan", "lessThan", "between"),
+    "bool": ("equals",),
+}
+TYPE_LABELS = {
+    "str": "text",
+    "int": "whole number",
+    "decimal": "number",
+    "date": "date, YYYY-MM-DD",
+    "datetime": "date-time, ISO 8601",
+    "bool": "true or false",
+}
 TEXT_OPERATORS = {
     "contains": "icontains",
     "equals": "iexact",
@@ -74,14 +96,75 @@ class ListSpec:
     sort: dict[str, str] = field(default_factory=dict)
     filters: dict[str, tuple[str, str]] = field(default_factory=dict)  # name → (ORM path, type name)
     default_sort: str = "-id"
+    # A search term shorter than this matches the start of the search fields (istartswith, served by
+    # a btree UPPER(field) text_pattern_ops index) instead of anywhere in them (icontains, served by
+    # a trigram index, which needs three letters). 0: every term is matched anywhere.
+    prefix_below: int = 0
+
+    def describe_filters(self) -> str:
+        """Each filterable field with its type and operators, for the OpenAPI parameter."""
+        if not self.filters:
+            return "This list has no filterable fields."
+        lines = [
+            f"- `{name}` ({TYPE_LABELS[type_name]}): {', '.join(OPERATORS[type_name])}"
+            for name, (_path, type_name) in sorted(self.filters.items())
+        ]
+        return "A field from the list's filterable fields, with the operators it takes:\n" + "\n".join(lines)
+
+    def query_schema(self, name: str, extra: type[Schema] | None = None) -> type[Schema]:
+        """The list's query parameters: `ListParams` (+ the list's own filters) with `sort_by` and
+        `filter_field` typed as enums of this spec's names."""
+        bases: tuple[type[Schema], ...] = (ListParams, extra) if extra is not None else (ListParams,)
+        fields: dict[str, Any] = {}
+        if self.prefix_below:
+            fields["search"] = (
+                str | None,
+                PydanticField(
+                    None,
+                    max_length=200,
+                    description=f"Free-text search over the list's text fields. A term of fewer than "
+                    f"{self.prefix_below} characters matches the start of {', '.join(self.search)} "
+                    "(served from an index); longer terms match anywhere in them.",
+                ),
+            )
+        # A list with no sortable (filterable) field takes no value at all (the parameter is null).
+        sort_text = (
+            f"Sort by one of: {', '.join(sorted(self.sort))}" if self.sort else "This list has one order."
+        )
+        fields["sort_by"] = (
+            _enum_of(self.sort),
+            PydanticField(None, description=sort_text, json_schema_extra=_const_as_enum),
+        )
+        fields["filter_field"] = (
+            _enum_of(self.filters),
+            PydanticField(None, description=self.describe_filters(), json_schema_extra=_const_as_enum),
+        )
+        return create_model(name, __base__=bases, **fields)  # type: ignore[call-overload,no-any-return]
+
+
+def _enum_of(names: Iterable[str]) -> Any:
+    """`Literal[names] | None`; plain `None` when there is no name."""
+    values = sorted(names)
+    if not values:
+        return None
+    return Literal[tuple(values)] | None  # type: ignore[valid-type]
+
+
+def _const_as_enum(schema: dict[str, Any]) -> None:
+    """One allowed value is written as an enum too (pydantic writes a `const`), so every list's
+    parameter has the same shape for the client generator and the fuzz suite."""
+    for option in schema.get("anyOf", []):
+        if "const" in option:
+            option["enum"] = [option.pop("const")]
 
 
 def apply_list(qs: QuerySet[Any], params: ListParams, spec: ListSpec) -> QuerySet[Any]:
     if params.search and params.search.strip() and spec.search:
         term = params.search.strip()
+        lookup = "istartswith" if len(term) < spec.prefix_below else "icontains"
         query = Q()
         for path in spec.search:
-            query |= Q(**{f"{path}__icontains": term})
+            query |= Q(**{f"{path}__{lookup}": term})
         qs = qs.filter(query)
     if params.filter_field or params.filter_operator or params.filter_value:
         qs = qs.filter(_filter_q(params, spec))
@@ -107,6 +190,8 @@ def _filter_q(params: ListParams, spec: ListSpec) -> Q:
         raise ApiError(422, f"Cannot filter by '{params.filter_field}'. Filterable fields: {allowed}.")
     path, type_name = spec.filters[params.filter_field]
     op = params.filter_operator
+    if op not in OPERATORS[type_name]:
+        raise ApiError(422, f"{params.filter_field} only supports {_joined(OPERATORS[type_name])}, not {op}.")
     cast = CASTERS[type_name]
 
     def value(raw: str) -> Any:
@@ -122,14 +207,14 @@ def _filter_q(params: ListParams, spec: ListSpec) -> Q:
             raise ApiError(422, "The between operator needs two comma-separated values.")
         return Q(**{f"{path}__gte": value(bounds[0]), f"{path}__lte": value(bounds[1])})
     if op in ("greaterThan", "lessThan"):
-        if type_name in ("str", "bool"):
-            raise ApiError(422, f"{params.filter_field} cannot be compared with {op}.")
         return Q(**{f"{path}__{'gt' if op == 'greaterThan' else 'lt'}": value(raw)})
     if type_name == "str":
         return Q(**{f"{path}__{TEXT_OPERATORS[op]}": raw})
-    if op != "equals":
-        raise ApiError(422, f"{params.filter_field} only supports equals, greaterThan, lessThan and between.")
     return Q(**{path: value(raw)})
+
+
+def _joined(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def paginate(
@@ -144,7 +229,12 @@ def paginate(
         # which lets Postgres stop at the page when an index gives the order.
         rows = list(qs.annotate(list_total_=Window(Count("*")))[start : start + size])
         # Past the last page there is no row to carry the total: count then.
-        total = int(rows[0].list_total_) if rows else (qs.count() if params.page > 1 else 0)
+        if rows and isinstance(rows[0], dict):  # a .values() queryset
+            total = int(rows[0]["list_total_"])
+            for row in rows:
+                del row["list_total_"]
+        else:
+            total = int(rows[0].list_total_) if rows else (qs.count() if params.page > 1 else 0)
     else:
         total = qs.count()
         rows = list(qs[start : start + size])

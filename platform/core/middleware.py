@@ -1,4 +1,5 @@
-"""Request plumbing: `/api` path normalisation and tenant resolution from the access token."""
+"""Request plumbing: `/api` path normalisation, JSON answers for every `/api` error, and tenant
+resolution from the access token."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import time
 from collections.abc import Callable
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django_tenants.utils import get_public_schema_name, remove_www
 from tenancy.models import Domain, Tenant
 
@@ -56,6 +57,50 @@ class ApiPathMiddleware:
         if path.startswith("/api/") and len(path) > len("/api/") and path.endswith("/"):
             request.path_info = path.rstrip("/")
         return self.get_response(request)
+
+
+def is_api_path(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+def api_error_detail(request: HttpRequest, status: int, allow: str = "") -> str:
+    if status == 404:
+        return f"Not found: there is no API route at {request.path}."
+    if status == 405:
+        return f"The method {request.method} is not allowed on {request.path}." + (
+            f" Allowed: {allow}." if allow else ""
+        )
+    if status == 413:
+        return "The request body is too large."
+    if status >= 500:
+        return "Something went wrong on our side. The error has been recorded."
+    return "The request could not be handled."
+
+
+class ApiJsonErrorsMiddleware:
+    """Every answer under /api is JSON: Django's HTML 404s (unknown paths), django-ninja's plain-text
+    405s (wrong methods; the Allow header stays) and error pages made outside the API's own error
+    handlers become `{"detail": ...}` with the same status. Outermost, so it sees them all."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code >= 400
+            and is_api_path(request.path)
+            and not str(response.get("Content-Type", "")).startswith("application/json")
+        ):
+            allow = str(response.get("Allow", ""))
+            converted = JsonResponse(
+                {"detail": api_error_detail(request, response.status_code, allow)},
+                status=response.status_code,
+            )
+            if allow:
+                converted["Allow"] = allow
+            return converted
+        return response
 
 
 class TenantFromTokenMiddleware:

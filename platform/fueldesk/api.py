@@ -5,6 +5,7 @@ from importlib import import_module
 from typing import Any
 
 from core.errors import install_error_handlers
+from core.openapi import declare_error_responses
 from core.renderers import ORJSONRenderer
 from ninja import NinjaAPI
 
@@ -18,10 +19,27 @@ DOMAIN_API_MODULES = [
     "tenants.parties.api",
     "tenants.fleet.api",
     "tenants.pricing.api",
+    "tenants.documents.api",
+    "tenants.mail.api",
+    "tenants.sales.api",
+    "tenants.invoicing.api",
+    "tenants.purchasing.api",
+    "tenants.billparse.api",
+    "tenants.driver.api",
+    "tenants.dashboard.api",
+    "tenants.delivery.api",
+    "tenants.quotes.api",
+    "tenants.inbox.api",
+    "tenants.mail.document_api",
 ]
 
 
 class FuelDeskAPI(NinjaAPI):
+    def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: Any = None) -> Any:
+        # Every operation's error responses, with the `{detail}` schema (core/openapi.py).
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        return declare_error_responses(schema)
+
     def get_openapi_operation_id(self, operation: Any) -> str:
         # Routes not made by the CRUD helper get `<tag>_<function name>`, readable and unique.
         name = operation.view_func.__name__

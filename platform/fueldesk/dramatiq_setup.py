@@ -1,7 +1,5 @@
-"""Configures the global Dramatiq broker once, before any actor is declared."""
+"""Configures the global Dramatiq broker once, before any actor is declared (core.jobs builds it)."""
 
-import dramatiq
-from core.jobs import build_broker
+from core.jobs import setup_broker
 
-broker = build_broker()
-dramatiq.set_broker(broker)
+broker = setup_broker()

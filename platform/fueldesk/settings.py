@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
+
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = Path(os.environ.get("FUELDESK_VAR_DIR", BASE_DIR / "var"))
@@ -19,7 +22,7 @@ def database_from_url(url: str) -> dict[str, object]:
     query = parse_qs(parsed.query)
     options: dict[str, object] = {}
     host = unquote(parsed.hostname or "")
-    if "host" in query:  # unix socket directories, as pgserver hands them out
+    if "host" in query:  # unix socket directories, as embedded servers hand them out
         host = query["host"][0]
     return {
         "ENGINE": "django_tenants.postgresql_backend",
@@ -36,9 +39,44 @@ def database_from_url(url: str) -> dict[str, object]:
 
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-secret-key-change-me-in-production-0123456789")
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h.strip()]
-ENVIRONMENT = os.environ.get("FUELDESK_ENV", "dev")
+# `dev` (make run, the default) and `test` may use the built-in development keys; any other value
+# (staging, production, ...) refuses to start without real keys (docs/operations.md, "Secrets").
+ENVIRONMENT = os.environ.get("FUELDESK_ENV", "dev").strip().lower() or "dev"
+DEVELOPMENT = ENVIRONMENT in {"dev", "test"}
+DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
+DEV_JWT_SIGNING_KEY = "dev-only-insecure-jwt-signing-key-change-me-0123456789"
+SECRET_KEY_MIN_LENGTH = 50  # Django's own deploy check wants 50 characters
+JWT_KEY_MIN_BYTES = 32  # RFC 7518: an HS256 key is at least as long as the hash (32 bytes)
+
+
+def _secret(name: str, dev_default: str, min_bytes: int) -> str:
+    value = os.environ.get(name, "")
+    if DEVELOPMENT:
+        return value or dev_default
+    if not value:
+        raise ImproperlyConfigured(
+            f"{name} is not set. FUELDESK_ENV={ENVIRONMENT} is not a development environment, so the "
+            f"server does not start with a built-in key: set {name} to a random value of at least "
+            f"{min_bytes} bytes (docs/operations.md, 'Secrets')."
+        )
+    if len(value.encode()) < min_bytes or len(set(value)) < 5:
+        raise ImproperlyConfigured(f"{name} is too short: use a random value of at least {min_bytes} bytes.")
+    if value in {DEV_SECRET_KEY, DEV_JWT_SIGNING_KEY}:
+        raise ImproperlyConfigured(f"{name} is the public development key: set a secret one.")
+    return value
+
+
+def _secret_list(name: str, min_bytes: int) -> list[str]:
+    values = [v.strip() for v in os.environ.get(name, "").split(",") if v.strip()]
+    if not DEVELOPMENT and any(len(v.encode()) < min_bytes for v in values):
+        raise ImproperlyConfigured(f"{name}: every key must be at least {min_bytes} bytes.")
+    return values
+
+
+SECRET_KEY = _secret("SECRET_KEY", DEV_SECRET_KEY, SECRET_KEY_MIN_LENGTH)
+# Old SECRET_KEYs still accepted for Django's signatures while a rotation settles.
+SECRET_KEY_FALLBACKS = _secret_list("SECRET_KEY_FALLBACKS", SECRET_KEY_MIN_LENGTH)
 
 SHARED_APPS = [
     "django_tenants",
@@ -57,6 +95,19 @@ TENANT_APPS = [
     "tenants.catalog",
     "tenants.parties",
     "tenants.pricing",
+    "tenants.imports",
+    "tenants.documents",
+    "tenants.mail",
+    "tenants.sequences",
+    "tenants.sales",
+    "tenants.invoicing",
+    "tenants.purchasing",
+    "tenants.billparse",
+    "tenants.driver",
+    "tenants.dashboard",
+    "tenants.delivery",
+    "tenants.quotes",
+    "tenants.inbox",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -65,16 +116,27 @@ TENANT_DOMAIN_MODEL = "tenancy.Domain"
 # New tenants are cloned from this migrated, row-less schema instead of running every migration.
 TENANT_BASE_SCHEMA = "tenant_template"
 TENANT_CREATION_FAKES_MIGRATIONS = True
+# migrate_schemas leaves out the schemas that already record every migration (tenancy/migration_executor.py).
+GET_EXECUTOR_FUNCTION = "tenancy.migration_executor.get_executor"
 # TENANT_LIMIT_SET_CALLS stays off: a savepoint rollback could otherwise serve another tenant's rows.
 SPARE_SCHEMA_POOL_SIZE = int(os.environ.get("SPARE_SCHEMA_POOL_SIZE", "3"))
+# Kit lists render .values() rows without output validation where the schema allows (core/rows.py);
+# KIT_FAST_LISTS=0 turns it off (for the benchmark's before/after).
+KIT_FAST_LISTS = os.environ.get("KIT_FAST_LISTS", "1") != "0"
 
 MIDDLEWARE = [
+    "core.middleware.ApiJsonErrorsMiddleware",
     "core.middleware.ApiPathMiddleware",
     "core.middleware.TenantFromTokenMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # The API takes bearer tokens, not cookies (django-ninja marks its views CSRF-exempt); the
+    # middleware stays for anything cookie-based added later.
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+X_FRAME_OPTIONS = "DENY"
 APPEND_SLASH = False
 
 ROOT_URLCONF = "fueldesk.urls"
@@ -86,6 +148,9 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# An unreachable or hanging Redis fails fast (a 503 with a clear detail), never hangs a request.
+REDIS_CONNECT_TIMEOUT_SECONDS = float(os.environ.get("REDIS_CONNECT_TIMEOUT_SECONDS", "2"))
+REDIS_SOCKET_TIMEOUT_SECONDS = float(os.environ.get("REDIS_SOCKET_TIMEOUT_SECONDS", "3"))
 CACHES = {
     "default": {
         "BACKEND": "core.cache.ReusingRedisCache",
@@ -93,6 +158,10 @@ CACHES = {
         "KEY_FUNCTION": "django_tenants.cache.make_key",
         "REVERSE_KEY_FUNCTION": "django_tenants.cache.reverse_key",
         "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "fd"),
+        "OPTIONS": {
+            "socket_connect_timeout": REDIS_CONNECT_TIMEOUT_SECONDS,
+            "socket_timeout": REDIS_SOCKET_TIMEOUT_SECONDS,
+        },
     }
 }
 
@@ -113,16 +182,68 @@ PASSWORD_MIN_LENGTH = 10
 
 # Access tokens: HS256 JWT, `exp` in seconds, `tid` names the tenant schema.
 JWT_ALGORITHM = "HS256"
-JWT_SIGNING_KEY = os.environ.get("JWT_SIGNING_KEY", SECRET_KEY)
+# In development a SECRET_KEY given without JWT_SIGNING_KEY also signs tokens (docker-compose).
+JWT_SIGNING_KEY = _secret(
+    "JWT_SIGNING_KEY", os.environ.get("SECRET_KEY") or DEV_JWT_SIGNING_KEY, JWT_KEY_MIN_BYTES
+)
+# Key rotation: tokens signed with a previous key are still accepted until JWT_PREVIOUS_KEYS_UNTIL
+# (ISO 8601, required with previous keys; one token lifetime after the switch is enough).
+JWT_PREVIOUS_SIGNING_KEYS = _secret_list("JWT_PREVIOUS_SIGNING_KEYS", JWT_KEY_MIN_BYTES)
+
+
+def _previous_keys_until() -> datetime | None:
+    raw = os.environ.get("JWT_PREVIOUS_KEYS_UNTIL", "").strip()
+    if not raw:
+        if JWT_PREVIOUS_SIGNING_KEYS:
+            raise ImproperlyConfigured(
+                "JWT_PREVIOUS_SIGNING_KEYS needs JWT_PREVIOUS_KEYS_UNTIL (ISO 8601 date and time with its "
+                "time zone, e.g. 2026-01-31T12:00:00Z): the end of the grace period of the old keys."
+            )
+        return None
+    try:
+        until = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"JWT_PREVIOUS_KEYS_UNTIL is not an ISO 8601 date and time: {raw!r}"
+        ) from exc
+    if until.tzinfo is None:
+        raise ImproperlyConfigured("JWT_PREVIOUS_KEYS_UNTIL needs a time zone (e.g. a trailing Z for UTC).")
+    return until
+
+
+JWT_PREVIOUS_KEYS_UNTIL = _previous_keys_until()
 # How long one process may reuse its answer to "is this token revoked, who is its user" (core/authcache.py).
 LOCAL_AUTH_CACHE_SECONDS = float(os.environ.get("LOCAL_AUTH_CACHE_SECONDS", "1"))
 ACCESS_TOKEN_TTL_SECONDS = int(os.environ.get("ACCESS_TOKEN_TTL_SECONDS", str(12 * 3600)))
 PASSWORD_RESET_TTL_SECONDS = int(os.environ.get("PASSWORD_RESET_TTL_SECONDS", "3600"))
 LOGIN_RATE_LIMIT_PER_IP = int(os.environ.get("LOGIN_RATE_LIMIT_PER_IP", "30"))
-LOGIN_RATE_LIMIT_PER_ACCOUNT = int(os.environ.get("LOGIN_RATE_LIMIT_PER_ACCOUNT", "10"))
+# Wrong passwords never lock an account for everyone: they block one account-and-address pair,
+# and slow the account down (one attempt per 1, 2, 4 ... up to LOGIN_SLOWDOWN_MAX_SECONDS seconds
+# once LOGIN_SLOWDOWN_AFTER_FAILURES failures are counted, from any address).
+LOGIN_FAILURES_PER_ACCOUNT_AND_IP = int(os.environ.get("LOGIN_FAILURES_PER_ACCOUNT_AND_IP", "10"))
+LOGIN_SLOWDOWN_AFTER_FAILURES = int(os.environ.get("LOGIN_SLOWDOWN_AFTER_FAILURES", "5"))
+LOGIN_SLOWDOWN_MAX_SECONDS = int(os.environ.get("LOGIN_SLOWDOWN_MAX_SECONDS", "30"))
 LOGIN_RATE_LIMIT_WINDOW_SECONDS = int(os.environ.get("LOGIN_RATE_LIMIT_WINDOW_SECONDS", "300"))
 SIGNUP_RATE_LIMIT_PER_IP = int(os.environ.get("SIGNUP_RATE_LIMIT_PER_IP", "20"))
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
+
+# Reverse proxies (load balancers) in front of the app. Each one appends the address it received
+# the request from to X-Forwarded-For; the client is the entry that many places from the right.
+# 0 (the default): the header is ignored and REMOTE_ADDR is the client (a client can write the
+# header itself, so trusting it without a proxy would let anyone pick their own address).
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+if TRUSTED_PROXY_COUNT:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HTTPS outside development: redirect plain HTTP (but not the load balancer's health checks) and
+# send HSTS.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEVELOPMENT)
+SECURE_REDIRECT_EXEMPT = [r"^api/(health|ping)/?$"]
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEVELOPMENT else str(365 * 24 * 3600)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEVELOPMENT)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEVELOPMENT)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE = not DEVELOPMENT
 
 # Files: S3 when a bucket is configured, else a local folder. Keys always start with the tenant prefix.
 FILE_UPLOAD_MAX_BYTES = int(os.environ.get("FILE_UPLOAD_MAX_BYTES", str(5 * 1024 * 1024)))
@@ -166,6 +287,13 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "FuelDesk <no-reply@fueldesk.local>")
 
 DRAMATIQ_BROKER_URL = os.environ.get("DRAMATIQ_BROKER_URL", REDIS_URL)
+# The Redis key prefix of the queues (a test runs its own worker in a namespace of its own).
+DRAMATIQ_NAMESPACE = os.environ.get("DRAMATIQ_NAMESPACE", "dramatiq")
+# A worker silent this long is dead: its unacked messages go back to their queue (core/jobs.py).
+DRAMATIQ_HEARTBEAT_TIMEOUT_MS = int(os.environ.get("DRAMATIQ_HEARTBEAT_TIMEOUT_MS", "30000"))
+DRAMATIQ_MAINTENANCE_INTERVAL_MS = int(os.environ.get("DRAMATIQ_MAINTENANCE_INTERVAL_MS", "5000"))
+# A running job with no progress for this long is marked failed (retryable) by the stuck-job reaper.
+JOB_STUCK_AFTER_SECONDS = int(os.environ.get("JOB_STUCK_AFTER_SECONDS", "600"))
 # Tests run actors synchronously through the stub broker unless told otherwise.
 DRAMATIQ_EAGER = env_bool("DRAMATIQ_EAGER", False)
 
@@ -179,7 +307,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # WeasyPrint narrates every step and font subset at INFO.
+        "weasyprint": {"level": "ERROR"},
+        "fontTools": {"level": "WARNING"},
+    },
 }
 
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")

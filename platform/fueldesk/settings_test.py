@@ -5,7 +5,8 @@ import tempfile
 import uuid
 
 os.environ.setdefault("LOGIN_RATE_LIMIT_PER_IP", "100000")
-os.environ.setdefault("LOGIN_RATE_LIMIT_PER_ACCOUNT", "100000")
+os.environ.setdefault("LOGIN_FAILURES_PER_ACCOUNT_AND_IP", "100000")
+os.environ.setdefault("LOGIN_SLOWDOWN_AFTER_FAILURES", "100000")
 os.environ.setdefault("SIGNUP_RATE_LIMIT_PER_IP", "100000")
 os.environ.setdefault("SPARE_SCHEMA_POOL_SIZE", "0")
 

@@ -11,4 +11,9 @@ django.setup()
 import tenancy.tasks  # noqa: E402,F401
 
 import tenants.accounts.tasks  # noqa: E402
-import tenants.catalog.tasks  # noqa: E402,F401
+import tenants.billparse.tasks  # noqa: E402
+import tenants.imports.tasks  # noqa: E402
+import tenants.inbox.tasks  # noqa: E402
+import tenants.jobs.tasks  # noqa: E402
+import tenants.mail.tasks  # noqa: E402
+import tenants.sales.tasks  # noqa: E402,F401

@@ -6,5 +6,7 @@ from fueldesk.views import spa_index
 urlpatterns = [
     path("api/", api.urls),
     # Everything else is the single-page app, which routes on the client.
-    re_path(r"^(?!api/|static/|assets/).*$", spa_index, name="spa"),
+    re_path(r"^(?!api(?:/|$)|static/|assets/).*$", spa_index, name="spa"),
 ]
+
+handler400 = "fueldesk.views.bad_request"

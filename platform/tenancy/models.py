@@ -77,3 +77,15 @@ class PasswordResetToken(models.Model):
 
     def __str__(self) -> str:
         return f"reset for user {self.user_id} of {self.tenant_id}"
+
+
+class TemplateDDL(models.Model):
+    """The tenant template's DDL for one migration state (see tenancy/provisioning.py), replayed to
+    create a tenant schema without reading the whole catalog."""
+
+    key = models.CharField(max_length=64, unique=True)
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.key[:12]

@@ -3,9 +3,9 @@
 import dramatiq
 import fueldesk.dramatiq_setup  # noqa: F401
 
+from tenancy import provisioning
+
 
 @dramatiq.actor(max_retries=3, time_limit=10 * 60_000)
 def refill_spare_schemas() -> None:
-    from tenancy.services import refill_spares
-
-    refill_spares()
+    provisioning.refill_spares()

@@ -113,7 +113,17 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await page.getByText('Company settings created successfully').waitFor();
     await page.getByTestId('company-settings-view').waitFor();
     await page.getByTestId('rail').getByTestId('company-logo').waitFor();
-    const natural = await page.getByTestId('rail').getByTestId('company-logo').evaluate((img) => img.naturalWidth);
+    // The image element appears before its blob has been fetched and decoded: wait for the pixels.
+    const logo = page.getByTestId('rail').getByTestId('company-logo');
+    await logo.evaluate(
+      (img) =>
+        new Promise((resolve) => {
+          if (img.complete && img.naturalWidth > 0) return resolve(undefined);
+          img.addEventListener('load', () => resolve(undefined), { once: true });
+          img.addEventListener('error', () => resolve(undefined), { once: true });
+        }),
+    );
+    const natural = await logo.evaluate((img) => img.naturalWidth);
     assert.ok(natural > 0, 'the rail logo image loaded');
     assert.match(await page.getByTestId('rail-company').textContent(), /E2E Fuel/);
     await shot(page, 'e2e-desktop-company-settings');
@@ -129,6 +139,8 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await dialog.locator('input[name="password"]').fill('Dispatch2026go');
     await dialog.getByRole('combobox', { name: 'Role' }).click();
     await page.getByRole('option', { name: 'Dispatcher' }).click();
+    // The menu fades out: axe would measure its half-transparent options (a false contrast failure).
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
     await shot(page, 'e2e-desktop-user-form');
     await assertAccessible(page, 'user form');
     await dialog.getByRole('button', { name: 'Create' }).click();

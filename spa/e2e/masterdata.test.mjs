@@ -264,8 +264,9 @@ describe('FuelDesk master data', { concurrency: false }, () => {
     assert.equal(await driver.page.getByTestId('rail').count(), 0);
     await driver.page.getByRole('button', { name: 'Change Trucks' }).click();
     const trucks = driver.page.getByRole('dialog', { name: 'Change Trucks' });
-    await trucks.locator('[role="progressbar"]').waitFor({ state: 'detached' });
     const boxes = trucks.getByRole('checkbox');
+    // The modal's list loads lazily: wait for the first truck, not for a spinner that may not be up yet.
+    await boxes.first().waitFor({ timeout: 20_000 });
     assert.ok((await boxes.count()) >= 1, 'the demo trucks are listed');
     await trucks.getByText(/Kenworth T370 tank truck/).waitFor();
     await shot(driver.page, 'e2e-desktop-md-driver-trucks');

@@ -2,6 +2,8 @@
 // Prints the bundle table from dist/.vite/manifest.json: every chunk's raw and gzip size, and the
 // initial JavaScript of the sign-in route (the entry's static imports plus the sign-in page's).
 //   npm run build && npm run bundle:report [-- --markdown] [-- --max-kb 200]
+// Another route: --route <source suffixes, comma-separated> [--label name], e.g. the driver portal
+//   node scripts/bundle-report.mjs --route app/ShellContainer.tsx,features/driver/TodaysOrdersPage.tsx --label /todays-order --max-kb 250
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +32,16 @@ function closure(key, seen = new Set()) {
 }
 
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
-const signInKey = Object.keys(manifest).find((k) => k.endsWith('features/auth/SignInPage.tsx'));
-const initial = closure(signInKey, closure(entryKey));
+const routeIdx = process.argv.indexOf('--route');
+const labelIdx = process.argv.indexOf('--label');
+const routeFiles = routeIdx > -1 ? process.argv[routeIdx + 1].split(',') : ['features/auth/SignInPage.tsx'];
+const label = labelIdx > -1 ? process.argv[labelIdx + 1] : 'Sign-in';
+let initial = closure(entryKey);
+for (const suffix of routeFiles) {
+  const key = Object.keys(manifest).find((k) => k.endsWith(suffix));
+  if (!key) throw new Error(`no chunk for ${suffix}`);
+  initial = closure(key, initial);
+}
 const kb = (n) => (n / 1024).toFixed(1);
 
 const rows = [...new Set(Object.values(manifest).map((c) => c.file))]
@@ -47,7 +57,7 @@ if (markdown) {
 } else {
   for (const r of rows) console.log(`${r.initial ? '*' : ' '} ${r.file.padEnd(52)} ${kb(r.raw).padStart(8)} KB  ${kb(r.gzip).padStart(7)} KB gzip`);
 }
-console.log(`\nSign-in route initial JS: ${kb(total)} KB gzip (budget ${maxKb} KB) in ${[...initial].length} files`);
+console.log(`\n${label} route initial JS: ${kb(total)} KB gzip (budget ${maxKb} KB) in ${[...initial].length} files`);
 if (total / 1024 > maxKb) {
   console.error('Over budget.');
   process.exit(1);

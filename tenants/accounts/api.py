@@ -4,12 +4,12 @@ from core.crud import Crud
 from core.envelope import Envelope, Message, ok
 from core.errors import ApiError
 from core.listing import ListSpec
-from core.permissions import TenantAuth, acting_user, current_user, perm
+from core.permissions import TenantAuth, acting_user, current_user, perm, register_resource
 from django.db import connection
 from django.http import HttpRequest
 from ninja import Router
 
-from tenants.accounts import auth, selectors, services
+from tenants.accounts import auth, roles, selectors, services
 from tenants.accounts.models import Role, User
 from tenants.accounts.schemas import (
     CurrentUserOut,
@@ -43,7 +43,7 @@ def login(request: HttpRequest, payload: LoginIn) -> Any:
 
 @auth_router.post("/logout", response=Message, auth=signed_in, operation_id="auth_logout")
 def logout(request: HttpRequest) -> Any:
-    from core.tokens import revoke
+    from core.authcache import revoke
 
     services.record_event(request.auth, "logout", request)  # type: ignore[attr-defined]
     revoke(request.claims)  # type: ignore[attr-defined]
@@ -113,6 +113,7 @@ def _create_user(data: dict[str, Any]) -> User:
         role = Role.objects.filter(pk=data["role_id"]).first()
         if role is None:
             raise ApiError(422, f"role_id: no role with id {data['role_id']}.")
+    services.check_role_assignment(acting_user(), role)
     return services.create_user(
         email=data["email"],
         name=data["name"],
@@ -137,7 +138,7 @@ Crud(
     filters=UserQuery,
     apply_filters=_filter_users,
     create=_create_user,
-    update=lambda user, data: services.update_user(user, data),
+    update=lambda user, data: services.update_user(user, data, acting_user=acting_user()),
     delete=lambda user: services.delete_user(user, acting_user=acting_user()),
     spec=ListSpec(
         search=("name", "email", "username"),
@@ -157,6 +158,10 @@ Crud(
         default_sort="name",
     ),
 )
+
+
+# Changing another user's email or password, or anyone's role (only Admin holds it by default).
+register_resource("user", "Users", (roles.ADMINISTER_USERS.partition(".")[2],))
 
 
 # --- roles and permissions ---------------------------------------------------------------------
@@ -191,8 +196,8 @@ Crud(
     ops=("list", "get", "create", "update", "delete"),
     default_size=100,
     queryset=selectors.roles,
-    create=services.create_role,
-    update=services.update_role,
+    create=lambda data: services.create_role(data, acting_user=acting_user()),
+    update=lambda role, data: services.update_role(role, data, acting_user=acting_user()),
     delete=services.delete_role,
     spec=ListSpec(
         search=("name", "description"),

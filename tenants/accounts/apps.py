@@ -6,6 +6,8 @@ class AccountsConfig(AppConfig):
     label = "accounts"
 
     def ready(self) -> None:
-        from core.authcache import connect_signals
+        from core.authcache import register_user_source
 
-        connect_signals()
+        from tenants.accounts.authsource import USER_SOURCE
+
+        register_user_source(USER_SOURCE)

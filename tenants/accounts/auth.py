@@ -28,14 +28,11 @@ _DUMMY_HASH = make_password("timing-equaliser-password-1")
 
 def profile_of(user: User, tenant: Tenant) -> dict[str, Any]:
     driver = None
-    try:
-        from tenants.fleet.models import Driver
-
-        d = Driver.objects.filter(user_id=user.pk).first()
-        if d is not None:
-            driver = {"id": d.pk, "name": d.name, "phone": d.phone}
-    except ImportError:  # pragma: no cover
-        pass
+    # The fleet app's Driver links to its login (`related_name="driver"`): read through the relation,
+    # so accounts does not import fleet (fleet depends on accounts, not the other way round).
+    d = getattr(user, "driver", None)  # a missing reverse one-to-one is an AttributeError
+    if d is not None:
+        driver = {"id": d.pk, "name": d.name, "phone": d.phone}
     role = {"id": user.role.pk, "name": user.role.name} if user.role else None
     if user.role is None:
         codes: list[str] = []
@@ -72,22 +69,61 @@ def session_for(user: User, tenant: Tenant) -> dict[str, Any]:
     }
 
 
-def login(request: HttpRequest, identifier: str, password: str) -> dict[str, Any]:
-    identifier = identifier.strip().lower()
+def _slowdown_seconds(failures: int) -> int:
+    """The wait between attempts on an account once it has this many failures counted."""
+    over = failures - settings.LOGIN_SLOWDOWN_AFTER_FAILURES
+    if over < 0:
+        return 0
+    return int(min(2 ** min(over, 20), settings.LOGIN_SLOWDOWN_MAX_SECONDS))
+
+
+def _account_key(identifier: str) -> str:
+    # A fixed-length key, whatever was typed as the email (cache keys stay short and plain).
+    return hashlib.sha256(identifier.encode()).hexdigest()[:40]
+
+
+def _throttle(account: str, ip: str) -> None:
+    """Refuse an attempt before the password is checked (the same for known and unknown emails)."""
+    window = settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS
     ratelimit.hit(
         "login-ip",
-        ratelimit.client_ip(request),
+        ip,
         settings.LOGIN_RATE_LIMIT_PER_IP,
-        settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS,
+        window,
         "Too many sign-in attempts from this address.",
     )
-    ratelimit.hit(
-        "login-account",
-        identifier,
-        settings.LOGIN_RATE_LIMIT_PER_ACCOUNT,
-        settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS,
-        "Too many sign-in attempts for this account.",
-    )
+    pair = f"{account}|{ip}"
+    if ratelimit.failures("login-pair", pair) >= settings.LOGIN_FAILURES_PER_ACCOUNT_AND_IP:
+        minutes = max(1, round(window / 60))
+        raise ApiError(
+            429,
+            "Too many failed sign-in attempts for this account from this address. "
+            f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, or reset your password.",
+        )
+    wait = _slowdown_seconds(ratelimit.failures("login-account", account))
+    if wait and not ratelimit.take_slot("login-account", account, wait):
+        raise ApiError(
+            429,
+            "Too many failed sign-in attempts for this account. "
+            f"Wait {wait} second{'s' if wait != 1 else ''} and try again.",
+        )
+
+
+def _count_failure(account: str, ip: str) -> None:
+    # Counters live under the public schema's cache prefix, wherever the check ran.
+    connection.set_schema_to_public()
+    window = settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS
+    ratelimit.add_failure("login-pair", f"{account}|{ip}", window)
+    wait = _slowdown_seconds(ratelimit.add_failure("login-account", account, window))
+    if wait:
+        ratelimit.hold_slot("login-account", account, wait)
+
+
+def login(request: HttpRequest, identifier: str, password: str) -> dict[str, Any]:
+    identifier = identifier.strip().lower()
+    ip = ratelimit.client_ip(request)
+    account = _account_key(identifier)
+    _throttle(account, ip)
     connection.set_schema_to_public()
     entry = (
         LoginDirectory.objects.select_related("tenant")
@@ -96,18 +132,24 @@ def login(request: HttpRequest, identifier: str, password: str) -> dict[str, Any
     )
     if entry is None or not entry.tenant.is_business:
         User(password=_DUMMY_HASH).check_password(password)  # same work as a real check: no timing oracle
+        _count_failure(account, ip)
         raise ApiError(401, INVALID_CREDENTIALS)
     tenant = entry.tenant
     connection.set_tenant(tenant)
     user = User.objects.select_related("role").filter(pk=entry.user_id).first()
     if user is None or not user.check_password(password):
         services.record_event(user, "failed", request)
+        _count_failure(account, ip)
         raise ApiError(401, INVALID_CREDENTIALS)
     if not user.is_active:
         raise ApiError(401, "This account is deactivated. Ask your administrator to reactivate it.")
     if tenant.status == Tenant.Status.SUSPENDED:
         raise ApiError(403, "This company account is suspended. Contact FuelDesk support to restore access.")
-    ratelimit.reset("login-account", identifier, settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS)
+    connection.set_schema_to_public()
+    ratelimit.clear_failures("login-account", account)
+    ratelimit.clear_failures("login-pair", f"{account}|{ip}")
+    ratelimit.release_slot("login-account", account)
+    connection.set_tenant(tenant)
     services.mark_login(user)
     services.record_event(user, "login", request)
     return session_for(user, tenant)
@@ -158,8 +200,7 @@ def confirm_password_reset(token: str, password: str) -> None:
         user = User.objects.filter(pk=row.user_id).first()
         if user is None:
             raise ApiError(400, "This password reset link is invalid or has expired. Request a new one.")
-        user.set_password(password)
-        user.token_version += 1
+        services.change_password(user, password)  # also ends the user's other reset links
         user.save(update_fields=["password", "token_version", "updated_at"])
         services.record_event(user, "password_reset")
         connection.set_schema_to_public()

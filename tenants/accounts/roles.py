@@ -6,6 +6,12 @@ from core.permissions import registered_permissions
 
 ADMIN = "Admin"
 DRIVER = "Driver"
+# Changing another user's email or password, or anyone's role: only Admin holds it by default, and
+# seeding never gives it to another role (an admin may still grant it to a role by hand).
+ADMINISTER_USERS = "user.administer"
+# Approving a bill out of three-way match tolerance: Admin only by default (tenants/purchasing).
+OVERRIDE_BILL_MATCH = "bill.override_match"
+ADMIN_ONLY_PERMISSIONS = frozenset({ADMINISTER_USERS, OVERRIDE_BILL_MATCH})
 
 # Resources each seeded role may work with (view/add/change/delete and workflow actions).
 ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
@@ -34,12 +40,14 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "terminal",
             "supplier",
             "company_settings",
+            "dashboard",
         },
     ),
     "Accounting": (
         "Invoices, bills, pricing, taxes and payments.",
         {
             "invoice",
+            "payment",
             "bill",
             "purchase_order",
             "tax",
@@ -51,8 +59,13 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "buying_price",
             "job_log",
             "email",
+            "credit",
+            "document_template",
+            "bill_parse",
+            "price_quote",
+            "email_agent",
         },
-        {"customer", "supplier", "product", "sales_order", "state", "city", "company_settings"},
+        {"customer", "supplier", "product", "sales_order", "state", "city", "company_settings", "dashboard"},
     ),
     "Sales": (
         "Customers, orders and quotes.",
@@ -68,12 +81,21 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "payment_term",
             "payment_method",
             "company_settings",
+            "dashboard",
         },
     ),
     DRIVER: (
         "Sees and delivers today's orders on a phone.",
         set(),
-        {"sales_order", "company_asset", "customer_ship_to", "asset", "product", "company_settings"},
+        {
+            "sales_order",
+            "company_asset",
+            "customer_ship_to",
+            "asset",
+            "product",
+            "company_settings",
+            "delivery_ticket",
+        },
     ),
 }
 
@@ -90,4 +112,4 @@ def seeded_role_permissions(name: str) -> list[str]:
             for p in registered_permissions()
             if p.code in {"sales_order.deliver", "sales_order.start_delivery"}
         ]
-    return sorted(set(codes))
+    return sorted(set(codes) - ADMIN_ONLY_PERMISSIONS)

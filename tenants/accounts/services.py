@@ -10,7 +10,7 @@ from core.permissions import registered_permissions
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from tenancy.models import LoginDirectory, Tenant
+from tenancy.models import LoginDirectory, PasswordResetToken, Tenant
 
 from tenants.accounts import roles as seeded
 from tenants.accounts.models import AuthEvent, Permission, Role, User
@@ -31,6 +31,17 @@ def validate_password(password: str) -> None:
         problems.append("not a common password")
     if problems:
         raise ApiError(422, "The password is too weak: it needs " + " and ".join(problems) + ".")
+
+
+def change_password(user: User, raw: str) -> None:
+    """Every password change goes through here: the new hash, every session issued before it ends
+    (token version), and every reset link not used yet stops working. The caller saves the user."""
+    validate_password(raw)
+    user.set_password(raw)
+    user.token_version += 1
+    PasswordResetToken.objects.filter(tenant=_current_tenant(), user_id=user.pk, used_at__isnull=True).update(
+        used_at=timezone.now()
+    )
 
 
 def _current_tenant() -> Tenant:
@@ -87,6 +98,90 @@ def create_user(
     return user
 
 
+def held_permissions(user: User | None) -> set[str] | None:
+    """The codes a user holds; None means every code (a role that grants all)."""
+    if user is None or not user.is_active or user.role is None:
+        return set()
+    if user.role.grants_all:
+        return None
+    return set(user.role.permissions)
+
+
+def _role_codes(role: Role | None) -> set[str] | None:
+    if role is None:
+        return set()
+    return None if role.grants_all else set(role.permissions)
+
+
+def _beyond(held: set[str] | None, codes: set[str] | None) -> set[str] | None:
+    """The codes of `codes` that `held` lacks (None: `codes` is "everything" and `held` is not)."""
+    if held is None:
+        return set()
+    if codes is None:
+        return None
+    return codes - held
+
+
+def _refuse_codes_not_held(missing: set[str] | None, doing: str) -> None:
+    if missing is None:
+        raise ApiError(403, f"You cannot {doing}: it holds every permission and you do not.")
+    if missing:
+        listed = ", ".join(sorted(missing)[:10])
+        raise ApiError(403, f"You cannot {doing}: it holds permissions you do not hold ({listed}).")
+
+
+def check_role_assignment(acting_user: User | None, role: Role | None) -> None:
+    """Nobody hands out a role that holds a permission they do not hold themselves."""
+    if acting_user is None:
+        return
+    _refuse_codes_not_held(_beyond(held_permissions(acting_user), _role_codes(role)), "give this role")
+
+
+def _lock_admin_set() -> None:
+    """Row-lock every active admin: changes that may remove an admin run one at a time per company,
+    and each one counts the admins that remain after the one before it committed."""
+    list(
+        User.objects.select_for_update(of=("self",))
+        .filter(is_active=True, role__grants_all=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def _check_user_change(target: User, data: dict[str, Any], new_role: Role | None, actor: User) -> None:
+    is_self = actor.pk == target.pk
+    administers = actor.has_perm(seeded.ADMINISTER_USERS)
+    held = held_permissions(actor)
+    role_changes = new_role != target.role
+    if role_changes and is_self:
+        raise ApiError(409, "You cannot change your own role: another administrator must do it.")
+    if is_self and data.get("is_active") is False:
+        raise ApiError(409, "You cannot deactivate your own account.")
+    if is_self:
+        return
+    # Switching off someone who holds more than the actor needs the administer permission.
+    if (
+        "is_active" in data
+        and data["is_active"] != target.is_active
+        and not administers
+        and _beyond(held, _role_codes(target.role)) != set()
+    ):
+        raise ApiError(
+            403, "You cannot deactivate or reactivate a user who holds permissions you do not hold."
+        )
+    credentials = [
+        k
+        for k in ("email", "password")
+        if data.get(k) and (k == "password" or str(data[k]).lower() != target.email.lower())
+    ]
+    if (credentials or role_changes) and not administers:
+        what = " and ".join([*credentials, *(["role"] if role_changes else [])])
+        raise ApiError(403, f"Only an administrator can change another user's {what}.")
+    if role_changes:
+        _refuse_codes_not_held(_beyond(held, _role_codes(target.role)), "change the role of this user")
+        check_role_assignment(actor, new_role)
+
+
 def update_user(user: User, data: dict[str, Any], *, acting_user: User | None = None) -> User:
     password = data.pop("password", None)
     if data.get("email"):
@@ -96,32 +191,36 @@ def update_user(user: User, data: dict[str, Any], *, acting_user: User | None = 
     for required in ("email", "username", "name"):
         if required in data and not data[required]:
             raise ApiError(422, f"{required}: this field cannot be empty.")
-    new_email = data.get("email", user.email)
-    new_username = data.get("username", user.username)
-    ensure_login_available(new_email, new_username, user_id=user.pk)
-    role_id = data.pop("role_id", user.role_id) if "role_id" in data else user.role_id
-    new_role = Role.objects.filter(pk=role_id).first() if role_id else None
-    if role_id and new_role is None:
-        raise ApiError(422, f"role_id: no role with id {role_id}.")
-    deactivating = data.get("is_active") is False and user.is_active
-    losing_admin = user.role is not None and user.role.grants_all and not (new_role and new_role.grants_all)
-    is_active_admin = user.is_active and user.role is not None and user.role.grants_all
-    if (
-        (deactivating or losing_admin)
-        and is_active_admin
-        and active_admin_count(exclude_user_id=user.pk) == 0
-    ):
-        raise ApiError(409, "This is the last active admin: another admin is needed before this change.")
     with transaction.atomic():
+        _lock_admin_set()
+        user = User.objects.select_related("role").select_for_update(of=("self",)).get(pk=user.pk)
+        new_email = data.get("email", user.email)
+        new_username = data.get("username", user.username)
+        ensure_login_available(new_email, new_username, user_id=user.pk)
+        role_id = data.pop("role_id", user.role_id) if "role_id" in data else user.role_id
+        new_role = Role.objects.filter(pk=role_id).first() if role_id else None
+        if role_id and new_role is None:
+            raise ApiError(422, f"role_id: no role with id {role_id}.")
+        if acting_user is not None:
+            _check_user_change(user, {**data, "password": password}, new_role, acting_user)
+        deactivating = data.get("is_active") is False and user.is_active
+        losing_admin = (
+            user.role is not None and user.role.grants_all and not (new_role and new_role.grants_all)
+        )
+        is_active_admin = user.is_active and user.role is not None and user.role.grants_all
+        if (
+            (deactivating or losing_admin)
+            and is_active_admin
+            and active_admin_count(exclude_user_id=user.pk) == 0
+        ):
+            raise ApiError(409, "This is the last active admin: another admin is needed before this change.")
         for key, value in data.items():
             setattr(user, key, value)
         user.role = new_role
         if password:
-            validate_password(password)
-            user.set_password(password)
-            user.token_version += 1
-        if deactivating:
-            user.token_version += 1
+            change_password(user, password)
+        elif deactivating:
+            user.token_version += 1  # a deactivated user's sessions end at once
         user.save()
         _sync_directory(user)
     return user
@@ -130,14 +229,22 @@ def update_user(user: User, data: dict[str, Any], *, acting_user: User | None = 
 def delete_user(user: User, *, acting_user: User | None = None) -> None:
     if acting_user is not None and acting_user.pk == user.pk:
         raise ApiError(409, "You cannot delete your own account.")
-    if (
-        user.is_active
-        and user.role
-        and user.role.grants_all
-        and active_admin_count(exclude_user_id=user.pk) == 0
-    ):
-        raise ApiError(409, "This is the last active admin and cannot be deleted.")
     with transaction.atomic():
+        _lock_admin_set()
+        user = User.objects.select_related("role").select_for_update(of=("self",)).get(pk=user.pk)
+        if (
+            acting_user is not None
+            and not acting_user.has_perm(seeded.ADMINISTER_USERS)
+            and _beyond(held_permissions(acting_user), _role_codes(user.role)) != set()
+        ):
+            raise ApiError(403, "You cannot delete a user who holds permissions you do not hold.")
+        if (
+            user.is_active
+            and user.role
+            and user.role.grants_all
+            and active_admin_count(exclude_user_id=user.pk) == 0
+        ):
+            raise ApiError(409, "This is the last active admin and cannot be deleted.")
         LoginDirectory.objects.filter(tenant=_current_tenant(), user_id=user.pk).delete()
         user.delete()
 
@@ -210,8 +317,20 @@ def validate_permission_codes(codes: list[str]) -> list[str]:
     return sorted(set(codes))
 
 
-def create_role(data: dict[str, Any]) -> Role:
+def _check_grant(acting_user: User | None, old: set[str], new: set[str]) -> None:
+    """Nobody grants (or takes away) a permission they do not hold."""
+    held = held_permissions(acting_user) if acting_user is not None else None
+    if held is None:
+        return
+    changed = (old ^ new) - held
+    if changed:
+        listed = ", ".join(sorted(changed)[:10])
+        raise ApiError(403, f"You cannot grant or remove permissions you do not hold: {listed}.")
+
+
+def create_role(data: dict[str, Any], *, acting_user: User | None = None) -> Role:
     data["permissions"] = validate_permission_codes(data.get("permissions") or [])
+    _check_grant(acting_user, set(), set(data["permissions"]))
     if Role.objects.filter(name__iexact=data["name"].strip()).exists():
         raise ApiError(409, "A role with this name already exists.")
     return Role.objects.create(
@@ -219,7 +338,8 @@ def create_role(data: dict[str, Any]) -> Role:
     )
 
 
-def update_role(role: Role, data: dict[str, Any]) -> Role:
+def update_role(role: Role, data: dict[str, Any], *, acting_user: User | None = None) -> Role:
+    role = Role.objects.select_for_update().get(pk=role.pk)
     if role.grants_all and ("permissions" in data or ("name" in data and data["name"] != role.name)):
         raise ApiError(409, "The Admin role always holds every permission and cannot be renamed.")
     if "name" in data:
@@ -232,7 +352,9 @@ def update_role(role: Role, data: dict[str, Any]) -> Role:
     if "description" in data:
         role.description = data["description"] or ""
     if "permissions" in data and data["permissions"] is not None:
-        role.permissions = validate_permission_codes(data["permissions"])
+        codes = validate_permission_codes(data["permissions"])
+        _check_grant(acting_user, set(role.permissions), set(codes))
+        role.permissions = codes
     role.save()
     return role
 
@@ -250,7 +372,10 @@ def record_event(user: User | None, kind: str, request: Any = None) -> None:
     ip = None
     agent = ""
     if request is not None:
-        ip = request.META.get("REMOTE_ADDR")
+        from core.ratelimit import client_ip
+
+        address = client_ip(request)
+        ip = address if address != "unknown" else None
         agent = request.headers.get("User-Agent", "")[:300]
     AuthEvent.objects.create(user=user, kind=kind, ip_address=ip, user_agent=agent)
 

@@ -4,7 +4,7 @@ from core.crud import ALL_OPS, Crud
 from core.csv_io import CsvImport, Lookup
 from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError
-from core.listing import ListParams, ListSpec, paginate
+from core.listing import ListSpec, paginate
 from core.permissions import perm
 from django.http import HttpRequest
 from ninja import Query, Router
@@ -14,6 +14,7 @@ from tenants.catalog.models import Product, ProductCategory, ProductSubCategory
 from tenants.catalog.schemas import (
     ProductCategoryIn,
     ProductCategoryOut,
+    ProductFilters,
     ProductIn,
     ProductOut,
     ProductQuery,
@@ -45,6 +46,15 @@ def missing_id_routes(router: Router, path: str, resource: str, message: str, *,
 
             missing_id.__name__ = f"missing_id_{method.lower()}_{resource}"
             router.api_operation([method], path, auth=auth, include_in_schema=False)(missing_id)
+
+    # A GET of the same not-an-id path is simply not found (not a 405 because PUT/DELETE match it).
+    def not_an_id(request: HttpRequest, raw: str) -> Any:
+        raise ApiError(404, "Not found: this is not the id of a record.")
+
+    not_an_id.__name__ = f"not_an_id_get_{resource}_raw"
+    router.api_operation(["GET"], f"{path}/{{raw}}", auth=perm(f"{resource}.view"), include_in_schema=False)(
+        not_an_id
+    )
 
 
 # --- categories ----------------------------------------------------------------------------------
@@ -168,8 +178,19 @@ product_crud = Crud(
 )
 
 
-class ProductsOfCategoryQuery(ListParams, ProductQuery):
-    pass
+# No `category_id` here: the path carries it (one parameter, not a path and a query one).
+ProductsOfCategoryQuery = product_crud.spec.query_schema("ProductsOfCategoryQuery", ProductFilters)
+
+
+class _InCategory:
+    """The list parameters with the path's category added (the list reads attributes only)."""
+
+    def __init__(self, params: Any, category_id: int) -> None:
+        self._params = params
+        self.category_id = category_id
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._params, name)
 
 
 @product_router.get(
@@ -180,15 +201,17 @@ class ProductsOfCategoryQuery(ListParams, ProductQuery):
     summary="List the products of a category",
 )
 def products_of_category(
-    request: HttpRequest, category_id: str, params: Query[ProductsOfCategoryQuery]
+    request: HttpRequest,
+    category_id: str,
+    params: Query[ProductsOfCategoryQuery],  # type: ignore[valid-type]
 ) -> Any:
     # ASCII digits only: "¹" is a digit to str.isdigit() but not to int().
     if not (category_id.isascii() and category_id.isdigit()) or len(category_id) > 18 or int(category_id) < 1:
         raise ApiError(422, services.MISSING_CATEGORY_ID)
     if not ProductCategory.objects.filter(pk=int(category_id)).exists():
         raise ApiError(404, "Product category not found")
-    params.category_id = int(category_id)
-    qs = product_crud.list_queryset(params)
+    in_category = _InCategory(params, int(category_id))
+    qs = product_crud.list_queryset(in_category)
     return ok(paginate(qs, params, product_crud.default_size), "Products retrieved successfully")
 
 

@@ -1,4 +1,4 @@
-"""Products and their categories, and the state of CSV imports (shared by every importable list)."""
+"""Products and their categories."""
 
 from __future__ import annotations
 
@@ -48,6 +48,26 @@ class ProductSubCategory(Timestamped):
         return self.name
 
 
+class SyncState(models.TextChoices):
+    """Where a record stands with the accounting system."""
+
+    NOT_SYNCED = "not_synced"
+    PENDING = "pending"
+    SYNCED = "synced"
+    FAILED = "failed"
+
+
+class VcfGroup(models.TextChoices):
+    """The product group of API MPMS 11.1 (1980, table 6B) whose constants correct its volume to 60 °F
+    (tenants/delivery/vcf.py). `none`: not temperature-corrected (goods, lubes billed gross)."""
+
+    GASOLINE = "gasoline", "Gasolines"
+    DISTILLATE = "distillate", "Fuel oils / diesel"
+    JET = "jet", "Jet fuels / kerosene"
+    TRANSITION = "transition", "Transition zone"
+    NONE = "none", "No correction"
+
+
 class Product(Timestamped):
     class SoldAs(models.TextChoices):
         GALLON = "gallon"
@@ -77,6 +97,13 @@ class Product(Timestamped):
     is_fuel = models.BooleanField(default=False)
     # A list price; customer pricing and pricing rules (the pricing app) decide what is charged.
     unit_price = models.DecimalField(max_digits=12, decimal_places=4, null=True, blank=True)
+    # Fuel only: API gravity at 60 °F and the table 6B group, for net (60 °F) gallons on delivery tickets.
+    api_gravity = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
+    vcf_group = models.CharField(max_length=20, choices=VcfGroup.choices, default=VcfGroup.NONE)
+    # The accounting integration's link: the item id there and the last sync's state.
+    external_id = models.CharField(max_length=100, blank=True, default="")
+    sync_state = models.CharField(max_length=20, choices=SyncState.choices, default=SyncState.NOT_SYNCED)
+    last_sync_error = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["name", "id"]
@@ -86,51 +113,13 @@ class Product(Timestamped):
                 condition=models.Q(unit_price__gte=0) | models.Q(unit_price__isnull=True),
                 name="product_unit_price_not_negative",
             ),
+            models.CheckConstraint(
+                condition=models.Q(api_gravity__gte=0, api_gravity__lte=100)
+                | models.Q(api_gravity__isnull=True),
+                name="product_api_gravity_range",
+            ),
         ]
         indexes = [models.Index(fields=["name", "id"], name="product_name")]
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
-
-
-class DataImport(Timestamped):
-    """One uploaded CSV file for one importable list: checked (preview) first, written on confirm.
-
-    It lives here, the most basic master-data app, for every importable list (customers, ship-tos,
-    products, terminals); `resource` names the list (the CRUD helper's permission resource).
-    """
-
-    class Status(models.TextChoices):
-        VALIDATING = "validating"  # being checked by the worker
-        READY = "ready"  # checked, every row valid: can be confirmed
-        INVALID = "invalid"  # checked, some rows have errors: fix the file and upload it again
-        IMPORTING = "importing"  # confirmed, being written
-        COMPLETED = "completed"  # every row written
-        FAILED = "failed"  # confirmed but nothing written (a row failed at write time, or an error)
-
-    resource = models.CharField(max_length=60)
-    file_key = models.CharField(max_length=500)
-    file_name = models.CharField(max_length=200)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.VALIDATING)
-    in_worker = models.BooleanField(default=False)
-    total_rows = models.PositiveIntegerField(default=0)
-    processed = models.PositiveIntegerField(default=0)
-    valid_rows = models.PositiveIntegerField(default=0)
-    error_rows = models.PositiveIntegerField(default=0)
-    created_rows = models.PositiveIntegerField(default=0)
-    columns = models.JSONField(default=list, blank=True)
-    ignored_columns = models.JSONField(default=list, blank=True)
-    errors = models.JSONField(default=list, blank=True)  # [{row, field, message}], capped
-    sample = models.JSONField(default=list, blank=True)  # the first valid rows as they will be written
-    message = models.CharField(max_length=500, blank=True, default="")
-    created_by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["resource", "-created_at"], name="data_import_resource")]
-
-    def __str__(self) -> str:
-        return f"{self.resource} import {self.pk} ({self.status})"

@@ -20,6 +20,12 @@ OptionalText = Annotated[str | None, BeforeValidator(blank_to_none)]
 SoldAs = Literal[
     "gallon", "litre", "quart", "each", "case", "box", "pail", "drum", "tote", "pound", "kilogram"
 ]
+VcfGroupName = Literal["gasoline", "distillate", "jet", "transition", "none"]
+API_GRAVITY_DOC = "API gravity at 60 °F (fuel), for net gallons at 60 °F; 0.0 to 100.0"
+VCF_GROUP_DOC = (
+    "Table 6B product group for the volume correction to 60 °F: gasoline, distillate (diesel, fuel oils), "
+    "jet (jet fuel, kerosene), transition, or none (no correction)"
+)
 SOLD_AS_SYNONYMS = {
     "gal": "gallon",
     "gallons": "gallon",
@@ -100,6 +106,10 @@ class ProductIn(Schema):
     is_active: bool = True
     is_fuel: bool = Field(False, description="Bulk fuel, delivered by the gallon and metered")
     unit_price: Decimal | None = Field(None, ge=0, max_digits=12, decimal_places=4, description="List price")
+    api_gravity: Decimal | None = Field(
+        None, ge=0, le=100, max_digits=5, decimal_places=1, description=API_GRAVITY_DOC
+    )
+    vcf_group: VcfGroupName = Field("none", description=VCF_GROUP_DOC)
 
 
 class ProductUpdate(Schema):
@@ -115,6 +125,10 @@ class ProductUpdate(Schema):
     is_active: bool | None = None
     is_fuel: bool | None = None
     unit_price: Decimal | None = Field(None, ge=0, max_digits=12, decimal_places=4)
+    api_gravity: Decimal | None = Field(
+        None, ge=0, le=100, max_digits=5, decimal_places=1, description=API_GRAVITY_DOC
+    )
+    vcf_group: VcfGroupName | None = Field(None, description=VCF_GROUP_DOC)
 
 
 class ProductOut(Schema):
@@ -131,6 +145,11 @@ class ProductOut(Schema):
     is_active: bool
     is_fuel: bool
     unit_price: Decimal | None
+    api_gravity: Decimal | None = Field(None, description=API_GRAVITY_DOC)
+    vcf_group: str = Field("none", description=VCF_GROUP_DOC)
+    external_id: str = Field("", description="The item id in the accounting system (set by the sync)")
+    sync_state: str = Field("not_synced", description="not_synced, pending, synced or failed")
+    last_sync_error: str = ""
     created_at: dt.datetime
     updated_at: dt.datetime
 
@@ -151,9 +170,14 @@ class ProductRef(Schema):
         return int(obj.id)
 
 
-class ProductQuery(Schema):
-    category_id: int | None = Field(None, ge=1)
+class ProductFilters(Schema):
+    """The product list's filters other than the category (which the by-category route has in its path)."""
+
     sold_as: Annotated[SoldAs | None, BeforeValidator(_sold_as)] = None
     sub_category_id: int | None = Field(None, ge=1)
     is_active: bool | None = None
     is_fuel: bool | None = None
+
+
+class ProductQuery(ProductFilters):
+    category_id: int | None = Field(None, ge=1)

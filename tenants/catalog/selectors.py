@@ -35,3 +35,11 @@ def filter_products(qs: QuerySet[Product], params: Any) -> QuerySet[Product]:
 
 def filter_sub_categories(qs: QuerySet[ProductSubCategory], params: Any) -> QuerySet[ProductSubCategory]:
     return qs.filter(category_id=params.category_id) if params.category_id else qs
+
+
+def product_pricing_facts(product_ids: Any) -> dict[int, dict[str, Any]]:
+    """What the pricing engine needs of these products (category, list price), in one query."""
+    rows = Product.objects.filter(pk__in=list(product_ids)).values(
+        "id", "name", "code", "category_id", "unit_price", "sold_as"
+    )
+    return {row["id"]: dict(row) for row in rows}

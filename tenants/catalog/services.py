@@ -59,7 +59,7 @@ def update_product(product: Product, data: dict[str, Any]) -> Product:
     if products_id is not None and products_id != product.pk:
         raise ApiError(422, "products_id does not match the product being updated.")
     _check_required(data, PRODUCT_REQUIRED, MISSING_FIELDS, partial=True)
-    for flag in ("is_active", "is_fuel"):
+    for flag in ("is_active", "is_fuel", "vcf_group"):
         if flag in data and data[flag] is None:
             data.pop(flag)
     _align_category(data, product)

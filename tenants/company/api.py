@@ -3,7 +3,7 @@ from typing import Any
 from core.crud import Crud
 from core.envelope import Envelope, ok
 from core.permissions import perm, register_resource
-from core.storage import open_tenant_file, save_upload
+from core.storage import download_headers, open_tenant_file, save_upload
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Form, Router
 from ninja.files import UploadedFile
@@ -63,8 +63,8 @@ def upload_file(request: HttpRequest, file: File[UploadedFile], purpose: Form[st
 def get_file(request: HttpRequest, key: str) -> HttpResponse:
     data, content_type = open_tenant_file(key)
     response = HttpResponse(data, content_type=content_type)
-    response["Cache-Control"] = "private, max-age=300"
-    response["X-Content-Type-Options"] = "nosniff"
+    for header, value in download_headers(key, content_type).items():
+        response[header] = value
     return response
 
 

@@ -1,3 +1,5 @@
+from typing import Any
+
 from core.fields import Email
 from ninja import Field, Schema
 
@@ -5,11 +7,20 @@ from tenants.geo.schemas import CityRef, StateOut
 
 
 class LogoFile(Schema):
+    """A stored logo as the server describes it (it builds every field from the file's key)."""
+
     file_key: str = Field(..., max_length=500)
     file_name: str = Field(..., max_length=200)
     file_path: str = Field(..., max_length=500)
     full_path: str = Field(..., max_length=500)
     file_url: str = Field(..., max_length=600)
+
+
+class LogoRef(Schema):
+    """A logo is given by the key of a file this company uploaded (`POST /storage/upload-file` with
+    purpose `logo`); anything else sent with it (names, URLs) is ignored."""
+
+    file_key: str = Field(..., min_length=1, max_length=500)
 
 
 class CompanySettingsIn(Schema):
@@ -23,7 +34,7 @@ class CompanySettingsIn(Schema):
     phone_number: str = Field("", max_length=40)
     email: Email | None = None
     website_url: str = Field("", max_length=200)
-    logo: list[LogoFile] = Field(default_factory=list, max_length=5)
+    logo: list[LogoRef] = Field(default_factory=list, max_length=5)
 
 
 class CompanySettingsOut(Schema):
@@ -40,6 +51,14 @@ class CompanySettingsOut(Schema):
     website_url: str
     logo: list[LogoFile]
     state: StateOut | None
+
+    @staticmethod
+    def resolve_logo(obj: Any) -> list[dict[str, str]]:
+        # Built from the stored keys on every read: a stored URL is never echoed back.
+        from tenants.company.services import describe_logos
+
+        return describe_logos(obj.logo)
+
     city: CityRef | None
 
 

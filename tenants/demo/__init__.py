@@ -3,7 +3,14 @@ with a `seed()` that is idempotent; they run in this order (later ones use earli
 
 from importlib import import_module
 
-SEED_MODULES = ["tenants.demo.geo_fleet", "tenants.demo.catalog_parties"]
+SEED_MODULES = [
+    "tenants.demo.geo_fleet",
+    "tenants.demo.catalog_parties",
+    "tenants.demo.pricing",  # before sales: orders are priced by the engine
+    "tenants.demo.sales",
+    "tenants.demo.driver_day",  # the demo driver's stops for today (driver portal)
+    "tenants.demo.purchasing",
+]
 
 
 def seed_master_data() -> None:

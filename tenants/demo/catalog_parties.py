@@ -28,6 +28,16 @@ CATEGORIES: dict[str, tuple[str, list[str]]] = {
     "Goods": ("Packaged goods and supplies.", ["Filters", "Shop Supplies"]),
 }
 # code, name, sold as, category, sub-category, is fuel, list price
+FUEL_GRAVITY: dict[str, tuple[str, str]] = {
+    "ULSD-CLR": ("35.0", "distillate"),
+    "ULSD-DYED": ("35.0", "distillate"),
+    "ULSD-WIN": ("38.5", "jet"),  # a #1/#2 blend is lighter: by its density it sits in the jet group
+    "UNL-87": ("60.0", "gasoline"),
+    "MID-89": ("59.0", "gasoline"),
+    "PREM-91": ("57.5", "gasoline"),
+    "PREM-93": ("57.0", "gasoline"),
+    "KERO-1K": ("42.0", "jet"),
+}
 PRODUCTS: list[tuple[str, str, str, str, str, bool, str]] = [
     ("ULSD-CLR", "Clear Diesel ULSD #2", "gallon", "Fuel", "Diesel", True, "3.4500"),
     ("ULSD-DYED", "Dyed Diesel ULSD #2 (off-road)", "gallon", "Fuel", "Diesel", True, "3.0500"),
@@ -455,6 +465,12 @@ def _catalog() -> dict[str, Any]:
                 "unit_price": Decimal(price),
             },
         )
+    # Net gallons at 60 °F on delivery tickets: typical API gravities and table 6B groups.
+    for code, (api, group) in FUEL_GRAVITY.items():
+        product = products.get(code)
+        if product is not None and product.api_gravity is None:
+            product.api_gravity, product.vcf_group = Decimal(api), group
+            product.save(update_fields=["api_gravity", "vcf_group", "updated_at"])
     return products
 
 

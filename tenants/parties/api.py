@@ -137,6 +137,7 @@ customer_crud = Crud(
     spec=ListSpec(
         # Trigram-indexed (models.CUSTOMER_SEARCH_FIELDS); address, city and ZIP are filters instead.
         search=CUSTOMER_SEARCH_FIELDS,
+        prefix_below=3,  # one or two letters: the start of a name/number (btree prefix indexes)
         sort={  # sort_name, sort_status: see selectors.filter_customers
             "name": "sort_name",
             "account_number": "sort_account_number",

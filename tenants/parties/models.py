@@ -20,10 +20,25 @@ from django.db.models.functions import Lower, Upper
 CUSTOMER_SEARCH_FIELDS = ("name", "account_number", "email", "phone")
 
 
+def prefix_index(field: str, name: str) -> models.Index:
+    """A btree index on UPPER(field) with text_pattern_ops: what Django's `istartswith` compares
+    (`UPPER(field::text) LIKE 'AB%'`), for searches too short for the trigram index."""
+    return models.Index(OpClass(Upper(field), name="text_pattern_ops"), name=name)
+
+
 def trigram_index(field: str, name: str) -> GinIndex:
     """A pg_trgm GIN index on UPPER(field): what Django's `icontains` compares on Postgres
     (`UPPER(col::text) LIKE UPPER('%term%')`), so that lookup can use it as it is."""
     return GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=name)
+
+
+class SyncState(models.TextChoices):
+    """Where a record stands with the accounting system (customers here, products in catalog)."""
+
+    NOT_SYNCED = "not_synced"
+    PENDING = "pending"
+    SYNCED = "synced"
+    FAILED = "failed"
 
 
 class CustomerCompanyType(Timestamped):
@@ -75,11 +90,17 @@ class Customer(Timestamped):
     )
     tax_exempt = models.BooleanField(default=False)
     tax_exempt_certificate = models.CharField(max_length=100, blank=True, default="")
+    # The certificate's expiry: from the day after it, the customer pays the exemptible taxes again.
+    tax_exempt_expires = models.DateField(null=True, blank=True)
     credit_limit = models.DecimalField(
         max_digits=14, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(Decimal("0"))]
     )
     notes = models.TextField(blank=True, default="")
     customer_pricing_type = models.CharField(max_length=30, default="standard")
+    # The accounting integration's link: the id in the accounting system and the last sync's state.
+    external_id = models.CharField(max_length=100, blank=True, default="")
+    sync_state = models.CharField(max_length=20, choices=SyncState.choices, default=SyncState.NOT_SYNCED)
+    last_sync_error = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["name", "id"]
@@ -104,6 +125,10 @@ class Customer(Timestamped):
             trigram_index("account_number", "customer_account_number_trgm"),
             trigram_index("email", "customer_email_trgm"),
             trigram_index("phone", "customer_phone_trgm"),
+            prefix_index("name", "customer_name_prefix"),
+            prefix_index("account_number", "customer_account_number_prefix"),
+            prefix_index("email", "customer_email_prefix"),
+            prefix_index("phone", "customer_phone_prefix"),
         ]
 
     def __str__(self) -> str:

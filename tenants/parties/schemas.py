@@ -90,6 +90,9 @@ class CustomerIn(AddressIn):
     payment_method_id: int | None = Field(None, ge=1, description="A payment method of the pricing app")
     tax_exempt: bool = False
     tax_exempt_certificate: str = Field("", max_length=100, description="Certificate number when tax exempt")
+    tax_exempt_expires: dt.date | None = Field(
+        None, description="The exemption certificate's expiry; from the next day taxes are charged again"
+    )
     credit_limit: Decimal | None = Field(None, ge=0, max_digits=14, decimal_places=2)
     notes: str = Field("", max_length=5000)
     customer_pricing_type: str = Field("standard", min_length=1, max_length=30)
@@ -111,9 +114,13 @@ class CustomerOut(CustomerRef, AddressOut):
     payment_method_id: int | None
     tax_exempt: bool
     tax_exempt_certificate: str
+    tax_exempt_expires: dt.date | None
     credit_limit: Decimal | None
     notes: str
     customer_pricing_type: str
+    external_id: str = Field("", description="The id in the accounting system (set by the sync)")
+    sync_state: str = Field("not_synced", description="not_synced, pending, synced or failed")
+    last_sync_error: str = ""
     created_at: dt.datetime
     updated_at: dt.datetime
 

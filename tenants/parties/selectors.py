@@ -114,9 +114,6 @@ def filter_assets(qs: QuerySet[CustomerAsset], params: Any) -> QuerySet[Customer
 
 
 def contact_services() -> QuerySet[ContactService]:
-    from tenants.parties.services import ensure_default_services
-
-    ensure_default_services()
     return ContactService.objects.all()
 
 
@@ -180,3 +177,41 @@ def filter_aliases(qs: QuerySet[SupplierProductAlias], params: Any) -> QuerySet[
     if params.product_id:
         qs = qs.filter(product_id=params.product_id)
     return qs
+
+
+# --- facts other domains read (plain dicts: callers never touch these models) --------------------
+def customer_pricing_facts(customer_id: int) -> dict[str, Any] | None:
+    """What the pricing engine needs of a customer, in one query; None when there is no such id."""
+    row = (
+        Customer.objects.filter(pk=customer_id)
+        .values(
+            "id",
+            "name",
+            "status",
+            "company_type_id",
+            "tax_exempt",
+            "tax_exempt_certificate",
+            "tax_exempt_expires",
+            "customer_pricing_type",
+        )
+        .first()
+    )
+    return dict(row) if row is not None else None
+
+
+def ship_to_pricing_facts(ship_to_id: int) -> dict[str, Any] | None:
+    """A ship-to's customer and place (state, city), in one query; None when there is no such id."""
+    row = (
+        ShipTo.objects.filter(pk=ship_to_id)
+        .values("id", "customer_id", "name", "state_id", "city_id")
+        .first()
+    )
+    return dict(row) if row is not None else None
+
+
+def supplier_names(ids: Any) -> dict[int, str]:
+    return dict(Supplier.objects.filter(pk__in=list(ids)).values_list("id", "name"))
+
+
+def terminal_names(ids: Any) -> dict[int, str]:
+    return dict(Terminal.objects.filter(pk__in=list(ids)).values_list("id", "name"))

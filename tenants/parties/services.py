@@ -206,8 +206,9 @@ def update_asset(asset: CustomerAsset, data: dict[str, Any]) -> CustomerAsset:
 
 # --- contact services and contacts ---------------------------------------------------------------
 def ensure_default_services() -> None:
-    """The services every company starts with. Rows cannot live in the (row-less) template schema,
-    so they are made by the demo seed, or on the first read of an empty list."""
+    """The services every company starts with. Rows cannot live in the (row-less) template schema, so
+    they are made when a company is provisioned (the `tenant_provisioned` signal) and, for the
+    companies that existed before, by migration 0005. Reads never make them."""
     if ContactService.objects.exists():
         return
     with transaction.atomic():
@@ -290,3 +291,19 @@ def update_alias(alias: SupplierProductAlias, data: dict[str, Any]) -> SupplierP
     data = _clean(data)
     _require(data, "supplier_id", "product_id", "alias_name")
     return save_object(alias, data)  # type: ignore[return-value]
+
+
+# --- for the pricing app -------------------------------------------------------------------------
+CUSTOMER_PRICING_TYPES = ("standard", "fixed", "rack_plus", "cost_plus")
+
+
+def set_customer_pricing_type(customer_id: int, pricing_type: str) -> None:
+    """Set how a customer is priced (the pricing app owns the meaning of each type)."""
+    if pricing_type not in CUSTOMER_PRICING_TYPES:
+        raise ApiError(
+            422,
+            f"customer_pricing_type must be one of {', '.join(CUSTOMER_PRICING_TYPES)}.",
+        )
+    updated = Customer.objects.filter(pk=customer_id).update(customer_pricing_type=pricing_type)
+    if not updated:
+        raise ApiError(404, "Customer not found")

@@ -116,3 +116,290 @@ class PaymentMethod(Timestamped):
     def clean(self) -> None:
         self.name = (self.name or "").strip()
         self.code = (self.code or "").strip().upper()
+
+
+# --- taxes ---------------------------------------------------------------------------------------
+class Tax(Timestamped):
+    """A tax the company collects: an excise per gallon, a percent sales tax, or a fixed amount per
+    document. It applies to a line when the line's product (or its category) and the ship-to's state
+    (and city) are in its scope; the rate in force on the pricing date is one of its `rates`."""
+
+    class Kind(models.TextChoices):
+        PERCENT = "percent"  # percent of the line amount (plus earlier taxable taxes)
+        PER_UNIT = "per_unit"  # an amount per gallon / unit
+        FIXED = "fixed"  # an amount once per document
+
+    name = models.CharField(max_length=120)
+    code = models.CharField(max_length=30)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PERCENT)
+    description = models.CharField(max_length=300, blank=True, default="")
+    applies_to_all_states = models.BooleanField(default=False)
+    applies_to_all_cities = models.BooleanField(default=False)
+    applies_to_all_products = models.BooleanField(default=False)
+    applies_to_all_product_categories = models.BooleanField(default=False)
+    states = models.ManyToManyField("geo.State", related_name="+", blank=True)
+    cities = models.ManyToManyField("geo.City", related_name="+", blank=True)
+    products = models.ManyToManyField("catalog.Product", related_name="+", blank=True)
+    categories = models.ManyToManyField("catalog.ProductCategory", related_name="+", blank=True)
+    # Tax on tax: a later percent tax includes this tax's amount in its base.
+    is_taxable = models.BooleanField(default=False)
+    # Order of computation: lower first (a taxable excise before the sales tax on top of it).
+    sequence = models.PositiveSmallIntegerField(default=0)
+    # A tax-exempt customer (valid certificate) does not pay exemptible taxes.
+    exemptible = models.BooleanField(default=True)
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["sequence", "name", "id"]
+        verbose_name_plural = "taxes"
+        constraints = [
+            unique_ci("code", name="tax_unique_code", message="A tax with this code already exists."),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        self.name = (self.name or "").strip()
+        self.code = (self.code or "").strip().upper()
+
+
+class TaxRate(Timestamped):
+    """The rate of a tax over a date range (percent for `percent` taxes, money otherwise)."""
+
+    tax = models.ForeignKey(Tax, on_delete=models.CASCADE, related_name="rates")
+    rate = models.DecimalField(max_digits=14, decimal_places=6, validators=[MinValueValidator(Decimal("0"))])
+    effective_from = models.DateField()
+    effective_to = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tax_id", "-effective_from", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tax", "effective_from"],
+                name="tax_rate_unique_start",
+                violation_error_code="unique",
+                violation_error_message="This tax already has a rate starting on that date.",
+            ),
+        ]
+
+    def clean(self) -> None:
+        if self.effective_to and self.effective_from and self.effective_to < self.effective_from:
+            raise ValidationError({"effective_to": "The end date is before the start date."})
+
+
+# --- fees ----------------------------------------------------------------------------------------
+class Fee(Timestamped):
+    """A charge added to a document: delivery, environmental, hazmat, small-load…
+
+    flat: rate x quantity (quantity defaults to 1); per_unit: rate x the document's quantity (or the
+    quantity given); percentage (fee_type or amount_type): rate percent of the document's subtotal."""
+
+    class FeeType(models.TextChoices):
+        FLAT = "flat"
+        PER_UNIT = "per_unit"
+        PERCENTAGE = "percentage"
+
+    class AmountType(models.TextChoices):
+        FIXED_AMOUNT = "fixed_amount"
+        PERCENTAGE = "percentage"
+
+    name = models.CharField(max_length=120)
+    fee_code = models.CharField(max_length=30, blank=True, default="")
+    erp_code = models.CharField(max_length=60, blank=True, default="")
+    fee_type = models.CharField(max_length=12, choices=FeeType.choices, default=FeeType.FLAT)
+    amount_type = models.CharField(max_length=14, choices=AmountType.choices, default=AmountType.FIXED_AMOUNT)
+    rate = models.DecimalField(
+        max_digits=14, decimal_places=4, default=Decimal("0"), validators=[MinValueValidator(Decimal("0"))]
+    )
+    quantity = models.DecimalField(
+        max_digits=14, decimal_places=4, default=Decimal("1"), validators=[MinValueValidator(Decimal("0"))]
+    )
+    customer = models.ForeignKey(
+        "parties.Customer", on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    description = models.CharField(max_length=300, blank=True, default="")
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            unique_ci(
+                "fee_code",
+                name="fee_unique_code",
+                message="A fee with this code already exists.",
+                when_set=True,
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_percentage(self) -> bool:
+        return self.fee_type == self.FeeType.PERCENTAGE or self.amount_type == self.AmountType.PERCENTAGE
+
+    @property
+    def subtotal(self) -> Decimal:
+        """The fee's own amount (rate x quantity); a percentage fee's amount depends on a document."""
+        from tenants.pricing.engine import money
+
+        if self.is_percentage:
+            return Decimal("0.00")
+        return money(self.rate * self.quantity)
+
+    def clean(self) -> None:
+        self.name = (self.name or "").strip()
+        self.fee_code = (self.fee_code or "").strip().upper()
+        if self.is_percentage and self.rate > 100:
+            raise ValidationError({"rate": "A percentage fee's rate is at most 100."})
+
+
+# --- supplier buying prices (rack) ---------------------------------------------------------------
+class BuyingPrice(Timestamped):
+    """What a supplier charges us for a product lifted at a terminal (its "rack" price), from
+    `effective_from` until `effective_to` (open when null: until the next price)."""
+
+    supplier = models.ForeignKey("parties.Supplier", on_delete=models.CASCADE, related_name="+")
+    terminal = models.ForeignKey("parties.Terminal", on_delete=models.CASCADE, related_name="+")
+    product = models.ForeignKey("catalog.Product", on_delete=models.PROTECT, related_name="+")
+    price = models.DecimalField(max_digits=14, decimal_places=6, validators=[MinValueValidator(Decimal("0"))])
+    effective_from = models.DateField()
+    effective_to = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-effective_from", "terminal_id", "product_id", "supplier_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["terminal", "product", "supplier", "effective_from"],
+                name="buying_price_unique_start",
+                violation_error_code="unique",
+                violation_error_message="This supplier already has a price for this product at this "
+                "terminal starting on that date.",
+            ),
+            models.CheckConstraint(
+                condition=Q(effective_to__isnull=True) | Q(effective_to__gte=models.F("effective_from")),
+                name="buying_price_range_ordered",
+            ),
+        ]
+        indexes = [
+            # "lowest/average at a terminal on a date" reads (terminal, product) then walks suppliers;
+            # the unique constraint's index (terminal, product, supplier, effective_from) serves both it
+            # and "named supplier". This one serves the list's default sort and date filters.
+            models.Index(fields=["effective_from", "id"], name="buying_price_from"),
+            # The rack board: rows in force since yesterday (open, or ending on or after it).
+            models.Index(fields=["effective_to"], name="buying_price_to"),
+            models.Index(fields=["product", "effective_from"], name="buying_price_product_from"),
+            models.Index(fields=["supplier", "effective_from"], name="buying_price_supplier_from"),
+        ]
+
+    def clean(self) -> None:
+        if self.effective_to and self.effective_from and self.effective_to < self.effective_from:
+            raise ValidationError({"effective_to": "The end date is before the start date."})
+
+
+# --- pricing rules -------------------------------------------------------------------------------
+class PricingRule(Timestamped):
+    """How a customer's price is made when no contract price applies: a basis (rack at a terminal —
+    a named supplier, the lowest or the average across suppliers —, our last cost, or a fixed
+    price), plus a margin (per unit or percent), plus freight, at least a minimum, rounded.
+
+    The scope fields left empty match anything; the most specific matching rule wins, then the
+    highest priority. Two active rules with the same scope and priority over overlapping dates are
+    refused when saved."""
+
+    class Basis(models.TextChoices):
+        RACK = "rack"
+        LAST_COST = "last_cost"
+        FIXED = "fixed"
+
+    class RackMode(models.TextChoices):
+        NAMED = "named"  # the named supplier's rack
+        LOWEST = "lowest"  # the lowest rack of any supplier at the terminal
+        AVERAGE = "average"  # the average of the suppliers' racks at the terminal
+
+    class MarginType(models.TextChoices):
+        PER_UNIT = "per_unit"
+        PERCENT = "percent"
+
+    name = models.CharField(max_length=120)
+    priority = models.IntegerField(default=0)
+    # Scope (null: any)
+    customer = models.ForeignKey(
+        "parties.Customer", on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    company_type = models.ForeignKey(
+        "parties.CustomerCompanyType", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    ship_to = models.ForeignKey(
+        "parties.ShipTo", on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    state = models.ForeignKey("geo.State", on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    product = models.ForeignKey(
+        "catalog.Product", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    category = models.ForeignKey(
+        "catalog.ProductCategory", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    # Basis
+    basis = models.CharField(max_length=10, choices=Basis.choices, default=Basis.RACK)
+    rack_mode = models.CharField(max_length=10, choices=RackMode.choices, default=RackMode.LOWEST)
+    terminal = models.ForeignKey(
+        "parties.Terminal", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    supplier = models.ForeignKey(
+        "parties.Supplier", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    fixed_price = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    # Mark-ups
+    margin_type = models.CharField(max_length=10, choices=MarginType.choices, default=MarginType.PER_UNIT)
+    margin = models.DecimalField(max_digits=14, decimal_places=4, default=Decimal("0"))
+    freight_per_unit = models.DecimalField(max_digits=14, decimal_places=4, default=Decimal("0"))
+    minimum_price = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    # Margin guard: a line whose margin over its cost falls under this is listed after a rack change.
+    minimum_margin = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    rounding = models.DecimalField(
+        max_digits=8,
+        decimal_places=4,
+        default=Decimal("0.0001"),
+        validators=[MinValueValidator(Decimal("0.0001"))],
+    )
+    effective_from = models.DateField(null=True, blank=True)
+    effective_to = models.DateField(null=True, blank=True)
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["-priority", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# --- customer pricing ----------------------------------------------------------------------------
+class CustomerPrice(Timestamped):
+    """One product's price agreement with a customer. What it means follows the customer's
+    `customer_pricing_type`: fixed (final = unit_price + margin), rack_plus (the rack at `terminal`,
+    of `supplier` or the lowest, + margin), cost_plus (our last cost + margin)."""
+
+    customer = models.ForeignKey("parties.Customer", on_delete=models.CASCADE, related_name="+")
+    product = models.ForeignKey("catalog.Product", on_delete=models.PROTECT, related_name="+")
+    unit_price = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    margin = models.DecimalField(max_digits=14, decimal_places=4, default=Decimal("0"))
+    terminal = models.ForeignKey(
+        "parties.Terminal", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    supplier = models.ForeignKey(
+        "parties.Supplier", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    freight_per_unit = models.DecimalField(max_digits=14, decimal_places=4, default=Decimal("0"))
+
+    class Meta:
+        ordering = ["customer_id", "product_id", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["customer", "product"],
+                name="customer_price_unique_product",
+                violation_error_code="unique",
+                violation_error_message="This customer already has a price for this product.",
+            )
+        ]

@@ -47,6 +47,7 @@ TERMS = {
     "account-number prefix": "C0421",
     "email fragment": "@pronghorn",
     "phone fragment": "432 55",
+    "two letters (prefix indexes)": "jo",
 }
 
 

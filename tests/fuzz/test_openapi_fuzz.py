@@ -32,6 +32,13 @@ def _load_schema() -> schemathesis.openapi.loaders.OpenApiSchema:  # type: ignor
 
 
 schema = _load_schema()
+# Every answer must be declared: its status code, its content type, its headers and its body.
+CHECKS = (
+    schemathesis.checks.status_code_conformance,
+    schemathesis.checks.content_type_conformance,
+    schemathesis.checks.response_headers_conformance,
+    schemathesis.checks.response_schema_conformance,
+)
 MAX_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
 
 # Routes whose side effects would end the fuzzing session itself.
@@ -77,4 +84,4 @@ def test_api_never_fails_and_matches_its_schema(case, admin_headers):
         response.status_code,
         response.text[:500],
     )
-    case.validate_response(response, checks=(schemathesis.checks.response_schema_conformance,))
+    case.validate_response(response, checks=CHECKS)

@@ -18,3 +18,15 @@ def test_orjson_output_means_what_the_stdlib_encoder_said():
         "text": "Ünïcode ⛽",
     }
     assert json.loads(dumps(data)) == json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+
+
+def test_the_fast_datetime_path_formats_exactly_as_django():
+    # Whole seconds, milliseconds, other offsets and naive values: byte for byte what Django wrote.
+    zones = [dt.UTC, dt.timezone(dt.timedelta(hours=-6)), None]
+    stamps = [
+        dt.datetime(2026, 1, 2, 3, 4, 5, micro, tzinfo=tz)
+        for micro in (0, 1, 999, 123456, 999999)
+        for tz in zones
+    ]
+    values = [*stamps, dt.date(2026, 2, 28), decimal.Decimal("0.10"), decimal.Decimal("-1E+2")]
+    assert dumps(values) == json.dumps(values, cls=DjangoJSONEncoder, separators=(",", ":")).encode()

@@ -8,7 +8,8 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from tenancy.models import Tenant
+from tenancy import provisioning
+from tenancy.models import TemplateDDL, Tenant
 from tenancy.services import (
     TEMPLATE_SCHEMA,
     clone_template,
@@ -60,10 +61,15 @@ def describe_schema(schema: str) -> dict[str, object]:
     }
 
 
+def _no_fallback(*_args, **_kwargs):
+    raise AssertionError("the template's DDL could not be replayed: django-tenants' clone was used")
+
+
 @pytest.fixture
-def fresh_and_cloned(two_tenants, django_db_blocker):
+def fresh_and_cloned(two_tenants, django_db_blocker, monkeypatch):
     fresh = "fresh_migrated_cmp"
     cloned = schema_name_for("Clone Compare")
+    monkeypatch.setattr(provisioning, "_clone_with_django_tenants", _no_fallback)
     with django_db_blocker.unblock():
         ensure_template()
         with override_settings(TENANT_CREATION_FAKES_MIGRATIONS=False):
@@ -151,3 +157,156 @@ def test_schema_names_are_safe_whatever_the_company_name():
     for name in ['Robert"); DROP SCHEMA public;--', "Ünïcödé Öl GmbH", "  ", "a" * 300, "123 Fuel"]:
         schema = schema_name_for(name)
         assert re.fullmatch(r"t_[a-z0-9_]+_[0-9a-f]{6}", schema) and len(schema) <= 63, schema
+
+
+def test_a_clone_is_the_cached_ddl_of_the_template_migration_state(two_tenants, db, monkeypatch):
+    monkeypatch.setattr(provisioning, "_clone_with_django_tenants", _no_fallback)
+    provisioning._memo.clear()
+    first = schema_name_for("Cache One")
+    clone_template(first)
+    key = provisioning.migration_state_key()
+    assert TemplateDDL.objects.filter(key=key).exists()
+    assert provisioning.migration_state_key(first) == key  # the clone counts as migrated
+
+    # A new migration state (a migration applied to the template) gets DDL of its own.
+    with connection.cursor() as cur:
+        cur.execute(
+            f"INSERT INTO {TEMPLATE_SCHEMA}.django_migrations (app, name, applied)"
+            " VALUES ('tenancy_test', '9999_pretend', now())"
+        )
+    second = schema_name_for("Cache Two")
+    clone_template(second)
+    new_key = provisioning.migration_state_key()
+    assert new_key != key and TemplateDDL.objects.filter(key=new_key).exists()
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT count(*) FROM {second}.django_migrations WHERE app = 'tenancy_test'")
+        assert cur.fetchone()[0] == 1
+        cur.execute(f"SELECT count(*) FROM {first}.django_migrations WHERE app = 'tenancy_test'")
+        assert cur.fetchone()[0] == 0
+
+
+def test_rows_the_template_holds_are_carried_with_their_sequence(two_tenants, db, monkeypatch):
+    """A data migration may seed the template (e.g. default contact services): clones get the rows,
+    and their keys continue after them."""
+    monkeypatch.setattr(provisioning, "_clone_with_django_tenants", _no_fallback)
+    with connection.cursor() as cur:
+        cur.execute(
+            # An explicit key: the template's sequence (not transactional) stays untouched.
+            f"INSERT INTO {TEMPLATE_SCHEMA}.parties_contactservice (id, code, name, description, is_active)"
+            " VALUES (7, 'seeded', 'Seeded', '', true)"
+        )
+        seeded_id = 7
+        clone = schema_name_for("Seeded Rows")
+        clone_template(clone)
+        cur.execute(f"SELECT id, name FROM {clone}.parties_contactservice")
+        assert cur.fetchall() == [(seeded_id, "Seeded")]
+        cur.execute(
+            f"INSERT INTO {clone}.parties_contactservice (code, name, description, is_active)"
+            " VALUES ('next', 'Next', '', true) RETURNING id"
+        )
+        assert cur.fetchone()[0] == seeded_id + 1
+
+
+def test_a_new_tenant_takes_rows_and_enforces_its_constraints(two_tenants, db, monkeypatch):
+    from django.db import IntegrityError, transaction
+
+    from tenants.accounts.models import Role, User
+
+    monkeypatch.setattr(provisioning, "_clone_with_django_tenants", _no_fallback)
+    tenant, admin = provision_tenant(
+        company_name="Replay Co",
+        admin_email="a@replay.test",
+        admin_name="A",
+        admin_password="Pool-pass-2026",
+        use_pool=False,
+    )
+    connection.set_tenant(tenant)
+    assert User.objects.get().pk == admin.pk == 1
+    role = Role.objects.get(name="Sales")
+    user = User.objects.create(email="s@replay.test", username="s@replay.test", name="S", role=role)
+    assert user.pk == 2
+    with pytest.raises(IntegrityError), transaction.atomic():  # unique e-mail
+        User.objects.create(email="s@replay.test", username="other", name="S2", role=role)
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cur:  # foreign key
+        cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        User.objects.filter(pk=user.pk).update(role_id=987654)
+    connection.set_schema_to_public()
+
+
+def test_a_migration_landing_during_the_replay_is_retried(two_tenants, db, monkeypatch):
+    real = provisioning.template_ddl
+    calls = []
+
+    def stale_once():
+        key, body = real()
+        calls.append(key)
+        return ("stale-key" if len(calls) == 1 else key), body
+
+    monkeypatch.setattr(provisioning, "template_ddl", stale_once)
+    monkeypatch.setattr(provisioning, "_clone_with_django_tenants", _no_fallback)
+    clone = schema_name_for("Retried")
+    clone_template(clone)
+    assert len(calls) == 2
+    assert provisioning.migration_state_key(clone) == calls[1]
+
+
+def test_a_template_the_generator_cannot_replay_falls_back_to_cloning(two_tenants, db, monkeypatch):
+    with connection.cursor() as cur:  # a migration that adds a view
+        cur.execute(
+            f"CREATE VIEW {TEMPLATE_SCHEMA}.v_roles AS SELECT id FROM {TEMPLATE_SCHEMA}.accounts_role"
+        )
+        cur.execute(
+            f"INSERT INTO {TEMPLATE_SCHEMA}.django_migrations (app, name, applied)"
+            " VALUES ('tenancy_test', '9998_view', now())"
+        )
+    with pytest.raises(provisioning.TemplateNotReplayable, match="v_roles"):
+        provisioning.generate_template_ddl()
+    used = []
+    real = provisioning._clone_with_django_tenants
+
+    def spy(name: str) -> None:
+        used.append(name)
+        real(name)
+
+    monkeypatch.setattr(provisioning, "_clone_with_django_tenants", spy)
+    provisioning._memo.clear()
+    clone = schema_name_for("Fallback")
+    clone_template(clone)
+    assert used == [clone]
+    assert describe_schema(clone)["tables"] == describe_schema(TEMPLATE_SCHEMA)["tables"]
+
+
+def test_a_replay_that_fails_falls_back_to_cloning(two_tenants, db, monkeypatch):
+    used: list[str] = []
+    real = provisioning._clone_with_django_tenants
+
+    def spy(name: str) -> None:
+        used.append(name)
+        real(name)
+
+    monkeypatch.setattr(provisioning, "_clone_with_django_tenants", spy)
+    monkeypatch.setattr(provisioning, "replay_sql", lambda body, name: f"CREATE SCHEMA {name}; SELECT 1/0")
+    clone = schema_name_for("Broken Replay")
+    clone_template(clone)
+    assert used == [clone]
+    assert describe_schema(clone)["tables"] == describe_schema(TEMPLATE_SCHEMA)["tables"]
+
+
+def test_tenant_tables_stay_shardable_by_schema(two_tenants, db):
+    """What Citus schema-based sharding needs of a tenant schema (docs/operations.md): no foreign key
+    to a table outside the schema, and every key a bigint of the schema's own sequence."""
+    with connection.cursor() as cur:
+        cur.execute(
+            """SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
+               WHERE contype = 'f' AND connamespace = %s::regnamespace
+                 AND confrelid::regclass::text NOT LIKE %s""",
+            [TEMPLATE_SCHEMA, f"{TEMPLATE_SCHEMA}.%"],
+        )
+        assert cur.fetchall() == []
+        cur.execute(
+            """SELECT table_name, column_name, data_type FROM information_schema.columns
+               WHERE table_schema = %s AND (is_identity = 'YES' OR column_default LIKE 'nextval%%')
+                 AND data_type <> 'bigint'""",
+            [TEMPLATE_SCHEMA],
+        )
+        assert cur.fetchall() == []

@@ -25,7 +25,9 @@ function SessionBridge({ app }: { app: ReturnType<typeof makeStore> }) {
   const navigate = useNavigate();
   const location = useLocation();
   useEffect(() => {
-    setNavigator((path, opts) => navigate(path, opts));
+    setNavigator((path, opts) => {
+      void navigate(path, opts);
+    });
     return () => setNavigator(null);
   }, [navigate]);
   useEffect(() => startSession(app.store, app.persistor), [app]);

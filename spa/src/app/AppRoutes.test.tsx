@@ -52,15 +52,26 @@ describe('route table (spec section 2)', () => {
 
   it("shows an honest 'not available yet' page for later features", async () => {
     window.localStorage.setItem('token', jwtExpiringIn(3600));
-    renderWithProviders(app, { route: '/sales-order/5' });
-    expect(await screen.findByText('Sales Orders is not available yet', {}, { timeout: 8000 })).toBeInTheDocument();
+    renderWithProviders(app, { route: '/onboarding' });
+    expect(await screen.findByText('Onboarding is not available yet', {}, { timeout: 8000 })).toBeInTheDocument();
   });
 
   it('renders /delivery-ticket/{id} without the shell', async () => {
     window.localStorage.setItem('token', jwtExpiringIn(3600));
-    renderWithProviders(app, { route: '/delivery-ticket/42' });
-    expect(await screen.findByText('Delivery Ticket 42 is not available yet', {}, { timeout: 8000 })).toBeInTheDocument();
-    expect(screen.queryByTestId('rail')).not.toBeInTheDocument();
+    const seen: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = async (input: RequestInfo | URL) => {
+      seen.push(input instanceof Request ? input.url : input.toString());
+      return new Response(JSON.stringify({ detail: 'Delivery ticket not found' }), { status: 404, headers: { 'Content-Type': 'application/json' } });
+    };
+    try {
+      renderWithProviders(app, { route: '/delivery-ticket/42' });
+      expect(await screen.findByText('Delivery ticket not found', {}, { timeout: 8000 })).toBeInTheDocument();
+      expect(seen.some((u) => u.includes('/api/delivery-ticket/42/document'))).toBe(true);
+      expect(screen.queryByTestId('rail')).not.toBeInTheDocument();
+    } finally {
+      globalThis.fetch = original;
+    }
   });
 
   it('serves /signup, /reset-password and the info pages signed out', async () => {

@@ -1,5 +1,5 @@
 import { Suspense, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { Route, Routes, useParams } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { PageSpinner } from '@/components/common/PageSpinner';
 import { PublicOnly, RequireAuth, useSignedIn } from './guards';
 import { NOT_FOUND_TEXT, PROTECTED_ROUTES, toRouterPath, type PageKey } from './routeTable';
@@ -16,6 +16,9 @@ const ResetRequestPage = lazy(() => import('@/features/auth/ResetRequestPage'));
 const ResetConfirmPage = lazy(() => import('@/features/auth/ResetConfirmPage'));
 const InfoPage = lazy(() => import('@/features/info/InfoPage'));
 const PublicFrame = lazy(() => import('@/features/auth/PublicFrame'));
+// Views the spec's route table does not show live under its protected prefixes (ARCHITECTURE.md).
+const JobLogPage = lazy(() => import('@/features/jobs/JobLogPage'));
+const InboxPage = lazy(() => import('@/features/inbox/InboxPage'));
 
 const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentType>> = {
   dashboard: lazy(() => import('@/features/dashboard/DashboardPage')),
@@ -28,6 +31,10 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   yard: lazy(() => import('@/features/geo/YardPage')),
   paymentTerm: lazy(() => import('@/features/payments/PaymentTermPage')),
   paymentMethod: lazy(() => import('@/features/payments/PaymentMethodPage')),
+  tax: lazy(() => import('@/features/pricing/TaxPage')),
+  fee: lazy(() => import('@/features/pricing/FeePage')),
+  pricingRule: lazy(() => import('@/features/pricing/PricingRulePage')),
+  buyingPrice: lazy(() => import('@/features/pricing/BuyingPricePage')),
   driver: lazy(() => import('@/features/fleet/DriverPage')),
   companyAsset: lazy(() => import('@/features/fleet/CompanyAssetPage')),
   assetType: lazy(() => import('@/features/fleet/AssetTypePage')),
@@ -39,17 +46,31 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   customerContactBook: lazy(() => import('@/features/customerContact/ContactBookPage')),
   supplier: lazy(() => import('@/features/parties/SupplierPage')),
   terminal: lazy(() => import('@/features/parties/TerminalPage')),
+  templateDesigner: lazy(() => import('@/features/documents/DesignerPage')),
+  email: lazy(() => import('@/features/email/EmailPage')),
+  salesOrder: lazy(() => import('@/features/sales/SalesOrderPage')),
+  salesOrderBoard: lazy(() => import('@/features/sales/SalesOrderBoardPage')),
+  dispatchCenter: lazy(() => import('@/features/sales/DispatchCenterPage')),
+  todaysOrder: lazy(() => import('@/features/driver/TodaysOrdersPage')),
+  dailySummary: lazy(() => import('@/features/driver/DailySummaryPage')),
+  purchaseOrder: lazy(() => import('@/features/purchasing/PurchaseOrderPage')),
+  invoice: lazy(() => import('@/features/invoices/InvoicePage')),
+  priceQuotes: lazy(() => import('@/features/quotes/PriceQuotesPage')),
+  deliveryTicket: lazy(() => import('@/features/delivery/DeliveryTicketPage')),
+  deliveryOrderEntry: lazy(() => import('@/features/delivery/DeliveryEntryPage')),
+  billParser: lazy(() => import('@/features/billparse/BillParserPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageSpinner />}>{children}</Suspense>;
 }
 
+/** /delivery-ticket/{id}: the printable ticket, without the shell (spec). */
 function DeliveryTicketStandalone() {
-  const { id } = useParams();
+  const Page = PAGES.deliveryTicket;
   return (
     <Lazy>
-      <NotAvailable title={`Delivery Ticket ${id ?? ''}`.trim()} />
+      <Page />
     </Lazy>
   );
 }
@@ -107,6 +128,10 @@ export function AppRoutes() {
           </RequireAuth>
         }
       >
+        {/* More specific than /company-settings/*: the job log (spec: route not shown). */}
+        <Route path="/company-settings/job-log" element={<Lazy><JobLogPage /></Lazy>} />
+        {/* More specific than /email/*: the inbox agent (spec: route not shown; issue 15 part 4). */}
+        <Route path="/email/inbox/*" element={<Lazy><InboxPage /></Lazy>} />
         {PROTECTED_ROUTES.filter((r) => r.shell).map((r) => {
           const Page = r.page === 'pending' ? null : PAGES[r.page];
           return (

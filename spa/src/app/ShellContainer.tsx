@@ -2,7 +2,7 @@ import { Outlet } from 'react-router-dom';
 import { AppShell } from '@/components/shell/AppShell';
 import { useAuthedObjectUrl } from '@/components/common/useAuthedObjectUrl';
 import { STORAGE_KEYS } from '@/lib/auth/storageKeys';
-import { useAppSelector } from './hooks';
+import { useAppSelector } from '@/lib/session/hooks';
 import { logout } from './session/sessionManager';
 import { loadTrucks } from './trucks';
 

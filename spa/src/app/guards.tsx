@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { getAuthorizationHeader } from '@/lib/auth/token';
 import { hasPendingUnauthorizedRedirect } from '@/lib/api/unauthorized';
-import { useAppSelector } from './hooks';
-import { landingPath } from './session/login';
+import { useAppSelector } from '@/lib/session/hooks';
+import { landingPath } from '@/lib/session/login';
 
 /** Re-renders on login/logout; the stored authorization header is the source of truth. */
 export function useSignedIn(): boolean {

@@ -23,6 +23,23 @@ export type PageKey =
   | 'customerContactBook'
   | 'supplier'
   | 'terminal'
+  | 'templateDesigner'
+  | 'email'
+  | 'salesOrder'
+  | 'salesOrderBoard'
+  | 'dispatchCenter'
+  | 'tax'
+  | 'fee'
+  | 'pricingRule'
+  | 'buyingPrice'
+  | 'todaysOrder'
+  | 'dailySummary'
+  | 'billParser'
+  | 'purchaseOrder'
+  | 'invoice'
+  | 'priceQuotes'
+  | 'deliveryTicket'
+  | 'deliveryOrderEntry'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -43,43 +60,43 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/product-category', page: 'productCategory', shell: true, title: 'Product Categories' },
   { path: '/product-sub-category', page: 'productSubCategory', shell: true, title: 'Product Sub-Categories' },
   { path: '/customer/*', page: 'customer', shell: true, title: 'Customers' },
-  pending('/purchase-order/*', 'Purchase Orders'),
+  { path: '/purchase-order/*', page: 'purchaseOrder', shell: true, title: 'Purchase Orders' },
   { path: '/state', page: 'state', shell: true, title: 'States' },
   { path: '/city', page: 'city', shell: true, title: 'Cities' },
-  pending('/tax/*', 'Taxes'),
+  { path: '/tax/*', page: 'tax', shell: true, title: 'Taxes' },
   { path: '/terminal', page: 'terminal', shell: true, title: 'Terminals' },
-  pending('/template-designer', 'Template Designer'),
+  { path: '/template-designer', page: 'templateDesigner', shell: true, title: 'Template Designer' },
   { path: '/supplier/*', page: 'supplier', shell: true, title: 'Suppliers' },
-  pending('/sales-order/*', 'Sales Orders'),
-  pending('/invoice/*', 'Invoices'),
-  pending('/email/*', 'Email'),
-  pending('/sales-order-board', 'Sales Order Board'),
-  pending('/delivery-ticket/{id}', 'Delivery Ticket', false),
-  pending('/delivery-order-entry/{id}', 'Delivery Order Entry'),
-  pending('/pricing-rule/*', 'Pricing Rules'),
+  { path: '/sales-order/*', page: 'salesOrder', shell: true, title: 'Sales Orders' },
+  { path: '/invoice/*', page: 'invoice', shell: true, title: 'Invoices' },
+  { path: '/email/*', page: 'email', shell: true, title: 'Email' },
+  { path: '/sales-order-board', page: 'salesOrderBoard', shell: true, title: 'Sales Order Board' },
+  { path: '/delivery-ticket/{id}', page: 'deliveryTicket', shell: false, title: 'Delivery Ticket' },
+  { path: '/delivery-order-entry/{id}', page: 'deliveryOrderEntry', shell: true, title: 'Delivery Order Entry' },
+  { path: '/pricing-rule/*', page: 'pricingRule', shell: true, title: 'Pricing Rules' },
   { path: '/yard', page: 'yard', shell: true, title: 'Yards' },
   { path: '/region', page: 'region', shell: true, title: 'Regions' },
   { path: '/driver', page: 'driver', shell: true, title: 'Drivers' },
   { path: '/company-asset', page: 'companyAsset', shell: true, title: 'Company Assets' },
   { path: '/asset-type', page: 'assetType', shell: true, title: 'Asset Types' },
-  pending('/fee', 'Fees'),
+  { path: '/fee', page: 'fee', shell: true, title: 'Fees' },
   { path: '/customer-company-type', page: 'customerCompanyType', shell: true, title: 'Customer Company Types' },
   { path: '/customer-contact-book/*', page: 'customerContactBook', shell: true, title: 'Customer Contact Book' },
   { path: '/company-settings/*', page: 'companySettings', shell: true, title: 'Company Settings' },
-  pending('/invoice-parse/*', 'Bill Parser'),
-  pending('/buying-price/*', 'Supplier Buying Prices'),
+  { path: '/invoice-parse/*', page: 'billParser', shell: true, title: 'Bill Parser' },
+  { path: '/buying-price/*', page: 'buyingPrice', shell: true, title: 'Supplier Buying Prices' },
   { path: '/payment-term', page: 'paymentTerm', shell: true, title: 'Payment Terms' },
   { path: '/payment-method', page: 'paymentMethod', shell: true, title: 'Payment Methods' },
-  pending('/todays-order', "Today's Orders"),
-  pending('/daily-summary', 'Daily Summary'),
+  { path: '/todays-order', page: 'todaysOrder', shell: true, title: "Today's Orders" },
+  { path: '/daily-summary', page: 'dailySummary', shell: true, title: 'Daily Summary' },
   pending('/quickbook-online/*', 'QuickBooks Online'),
   pending('/quickbook/login', 'QuickBooks Online'),
   pending('/google-authentication/*', 'Google Authentication'),
-  pending('/dispatch-center/*', 'Dispatch Center'),
+  { path: '/dispatch-center/*', page: 'dispatchCenter', shell: true, title: 'Dispatch Center' },
   pending('/onboarding', 'Onboarding'),
   { path: '/user-management/*', page: 'userManagement', shell: true, title: 'User Management' },
   { path: '/role-management/*', page: 'roleManagement', shell: true, title: 'Roles & Permissions' },
-  pending('/price-quotes/*', 'Price Quotes'),
+  { path: '/price-quotes/*', page: 'priceQuotes', shell: true, title: 'Price Quotes' },
 ];
 
 /** Public routes: the sign-in page's catch-all, sign-up, password reset and the info pages. */

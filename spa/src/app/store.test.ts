@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { customerContactSlice } from '@/features/customerContact/customerContactSlice';
-import { loggedIn } from './session/loginSlice';
-import { settingsSaved } from './session/sessionSlice';
-import type { CompanySettings, Profile } from './session/types';
+import { loggedIn } from '@/lib/session/loginSlice';
+import { settingsSaved } from '@/lib/session/sessionSlice';
+import type { CompanySettings, Profile } from '@/lib/session/types';
 import { PERSISTED_SLICES, PERSIST_TIMEOUT_MS, clientStateReset, makeStore, persistConfig } from './store';
 
 const profile = { id: 1, username: 'ann', name: 'Ann', email: 'ann@x.test', role: { id: 1, name: 'Admin' }, driver: null, tenant: { name: 'Co', schema_name: 't_co' }, permissions: [] } as unknown as Profile;

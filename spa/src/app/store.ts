@@ -2,9 +2,10 @@ import { combineReducers, configureStore, createAction, type UnknownAction } fro
 import { FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE, persistReducer, persistStore } from 'redux-persist';
 import storage from 'redux-persist/es/storage';
 import { api } from '@/lib/api/api';
+import type { SharedState } from '@/lib/session/hooks';
 import { customerContactSlice } from '@/features/customerContact/customerContactSlice';
-import { loginSlice } from './session/loginSlice';
-import { sessionSlice } from './session/sessionSlice';
+import { loginSlice } from '@/lib/session/loginSlice';
+import { sessionSlice } from '@/lib/session/sessionSlice';
 
 /** Resets every slice to its initial state (logout, unauthorized). */
 export const clientStateReset = createAction('app/clientStateReset');
@@ -37,7 +38,7 @@ export const persistConfig = {
 
 export function makeStore() {
   const store = configureStore({
-    reducer: persistReducer(persistConfig, rootReducer),
+    reducer: persistReducer<AppReducerState>(persistConfig, rootReducer),
     middleware: (getDefault) =>
       getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(api.middleware),
   });
@@ -48,3 +49,7 @@ export function makeStore() {
 export type AppStore = ReturnType<typeof makeStore>['store'];
 export type RootState = ReturnType<AppStore['getState']>;
 export type AppDispatch = AppStore['dispatch'];
+
+// The typed hooks of lib/session/hooks.ts read SharedState: the store must provide it.
+const _providesSharedState = (s: RootState): SharedState => s;
+void _providesSharedState;

@@ -10,7 +10,7 @@ import { apiRequest } from '@/lib/api/http';
 export async function loadTrucks(): Promise<SelectedTruck[]> {
   try {
     const result = await apiRequest<{ data?: unknown }>('/company-asset', { params: { page: 1, size: 100, is_active: true } });
-    const data = result.message?.data as unknown;
+    const data = result.message?.data;
     const items = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { items?: unknown }).items) ? (data as { items: unknown[] }).items : [];
     return items.filter((t): t is SelectedTruck => !!t && typeof t === 'object');
   } catch (err) {

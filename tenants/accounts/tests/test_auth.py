@@ -38,12 +38,12 @@ def test_login_by_username_with_trailing_slash(tenant_a, anon):
     assert res.status_code == 200
 
 
-@override_settings(LOGIN_RATE_LIMIT_PER_ACCOUNT=3)
-def test_login_is_rate_limited_per_account(tenant_a, anon):
+@override_settings(LOGIN_FAILURES_PER_ACCOUNT_AND_IP=3)
+def test_login_is_rate_limited_per_account_and_address(tenant_a, anon):
     email = tenant_a.admin_email.replace("admin", "ratelimited")
     codes = [login(anon, email, "bad-password-1").status_code for _ in range(4)]
     assert codes == [401, 401, 401, 429]
-    assert "Too many sign-in attempts" in login(anon, email).json()["detail"]
+    assert "Too many failed sign-in attempts" in login(anon, email).json()["detail"]
 
 
 def test_logout_revokes_the_token(api_a):

@@ -41,6 +41,8 @@ def test_asset_type_crud(api_a):
     res = api_a.put(f"/api/asset-type/{kind['id']}", {"category": "tank_wagon", "description": "Small"})
     assert res.status_code == 200 and res.json()["message"] == "Asset type updated successfully"
     assert res.json()["data"]["category"] == "tank_wagon"
+    got = api_a.get(f"/api/asset-type/{kind['id']}")
+    assert got.status_code == 200 and got.json()["data"]["description"] == "Small"
     assert api_a.get("/api/asset-type", {"category": "trailer"}).json()["data"]["total"] == 1
     res = api_a.delete(f"/api/asset-type/{kind['id']}")
     assert res.status_code == 200 and res.json()["message"] == "Asset type deleted successfully"

@@ -47,6 +47,21 @@ def test_a_tenant_actor_without_a_schema_fails_closed(db):
     assert SEEN == []
 
 
+def test_a_message_for_a_deleted_company_is_dropped_not_retried(tenant_a, in_tenant, caplog):
+    # A company deleted after its job was queued: the worker acknowledges the message with a
+    # warning instead of raising and retrying for nothing.
+    with in_tenant(tenant_a):
+        sent = remember_schema.send("gone")
+    queue = dramatiq.get_broker().queues[sent.queue_name]
+    queue.get_nowait()
+    gone = sent.copy(options={**sent.options, SCHEMA_OPTION: "t_deleted_company_000000"})
+    queue.put(gone.encode())
+    assert run_queued_jobs() == 0
+    assert SEEN == []
+    assert "no longer exists" in caplog.text
+    assert all(q.empty() for q in dramatiq.get_broker().queues.values())
+
+
 def test_failures_are_recorded_in_the_job_log(tenant_a, api_a, in_tenant):
     with in_tenant(tenant_a):
         always_fails.send(invoice_id=42)
@@ -59,3 +74,21 @@ def test_failures_are_recorded_in_the_job_log(tenant_a, api_a, in_tenant):
     listing = api_a.get("/api/job-log/").json()["data"]
     assert listing["total"] == 1 and listing["size"] == 20
     assert api_a.get("/api/job-log/get-logs").status_code == 422
+
+
+def test_the_job_log_exports_as_csv(tenant_a, api_a, in_tenant):
+    import csv
+    import io
+
+    with in_tenant(tenant_a):
+        always_fails.send(invoice_id=43)
+    with pytest.raises(RuntimeError):
+        run_queued_jobs()
+    res = api_a.get(
+        "/api/job-log/export",
+        {"filter_field": "status", "filter_operator": "equals", "filter_value": "failed"},
+    )
+    assert res.status_code == 200 and res["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(b"".join(res.streaming_content).decode("utf-8-sig"))))
+    status = rows[0].index("status")
+    assert [r[status] for r in rows[1:]] == ["failed"]

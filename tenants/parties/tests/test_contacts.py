@@ -10,7 +10,7 @@ def service_ids(api: Api) -> dict[str, int]:
     return {s["code"]: s["id"] for s in res.json()["data"]}
 
 
-def test_default_services_appear_on_first_read(api_a):
+def test_default_services_come_with_the_company(api_a):
     codes = service_ids(api_a)
     assert {"invoices", "delivery_tickets", "price_notices"} <= set(codes)
     page = api_a.get(SERVICES).json()["data"]
@@ -23,6 +23,50 @@ def test_default_services_appear_on_first_read(api_a):
         == "Price quotes"
     )
     assert api_a.delete(f"{SERVICES}/{extra['id']}").status_code == 200
+
+
+def test_a_new_company_has_the_default_services_before_any_read(tenant_a, in_tenant):
+    from tenants.parties.models import ContactService
+
+    with in_tenant(tenant_a):
+        codes = set(ContactService.objects.values_list("code", flat=True))
+    assert {"invoices", "delivery_tickets", "price_notices", "statements"} <= codes
+
+
+def test_reading_the_services_writes_nothing(api_a, tenant_a, in_tenant):
+    from tenants.parties.models import ContactService
+
+    with in_tenant(tenant_a):
+        ContactService.objects.all().delete()  # a company that removed every service
+    res = api_a.get(f"{CONTACTS}/services")
+    assert res.status_code == 200 and res.json()["data"] == []
+    assert api_a.get(SERVICES).json()["data"]["total"] == 0
+    assert api_a.get(f"{SERVICES}/all").json()["data"] == []
+    with in_tenant(tenant_a):
+        assert ContactService.objects.count() == 0
+
+
+def test_the_migration_seeds_existing_companies_but_not_the_template(tenant_a, in_tenant):
+    import importlib
+    from types import SimpleNamespace
+
+    from django.apps import apps
+    from django.db import connection
+
+    from tenants.parties.models import ContactService
+
+    migration = importlib.import_module("tenants.parties.migrations.0005_seed_default_contact_services")
+    with in_tenant(tenant_a):
+        ContactService.objects.all().delete()
+        migration.seed(apps, SimpleNamespace(connection=SimpleNamespace(schema_name="tenant_template")))
+        assert ContactService.objects.count() == 0
+        migration.seed(apps, SimpleNamespace(connection=connection))
+        assert set(ContactService.objects.values_list("code", flat=True)) == {
+            code for code, _, _ in migration.DEFAULTS
+        }
+        ContactService.objects.filter(code="statements").delete()
+        migration.seed(apps, SimpleNamespace(connection=connection))  # a company with services: untouched
+        assert not ContactService.objects.filter(code="statements").exists()
 
 
 def test_contact_crud_with_services_and_user_account(api_a, tenant_a, in_tenant):

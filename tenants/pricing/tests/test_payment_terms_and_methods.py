@@ -90,6 +90,8 @@ def test_payment_method_crud_and_codes(api_a):
     check = api_a.post("/api/payment-method", {"name": "Check", "code": "CHK"}).json()["data"]
     res = api_a.put(f"/api/payment-method/{check['id']}", {"is_active": False})
     assert res.status_code == 200 and res.json()["message"] == "Payment method updated successfully"
+    got = api_a.get(f"/api/payment-method/{check['id']}").json()["data"]
+    assert (got["name"], got["code"], got["is_active"]) == ("Check", "CHK", False)
     assert [
         m["name"] for m in api_a.get("/api/payment-method", {"is_active": "true"}).json()["data"]["items"]
     ] == ["ACH"]

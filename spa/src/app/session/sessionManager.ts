@@ -7,12 +7,12 @@ import { hasPendingUnauthorizedRedirect } from '@/lib/api/unauthorized';
 import { STORAGE_KEYS } from '@/lib/auth/storageKeys';
 import { getToken, removeToken, tokenExpiresAt, tokenState } from '@/lib/auth/token';
 import { trackEvent, trackRole } from '@/lib/tracking/tracking';
+import { USER_LOGGED_IN_EVENT } from '@/lib/session/login';
 import { clientStateReset, type AppStore } from '../store';
 import { clearIndexedDb, runLogout } from './logout';
-import { MSG_FETCH_PROFILE_FAILED, MSG_FETCH_SETTINGS_FAILED, fetchCompanySettings, fetchProfile } from './sessionSlice';
+import { MSG_FETCH_PROFILE_FAILED, MSG_FETCH_SETTINGS_FAILED, fetchCompanySettings, fetchProfile } from '@/lib/session/sessionSlice';
 
-/** Window event the sign-in and sign-up pages fire after storing a token. */
-export const USER_LOGGED_IN_EVENT = 'userLoggedIn';
+export { USER_LOGGED_IN_EVENT };
 const MAX_TIMEOUT = 2_147_483_647;
 
 type Navigate = (path: string, opts?: { replace?: boolean }) => void;
@@ -177,9 +177,4 @@ export function startSession(s: AppStore, p: Persistor): () => void {
     persistor = null;
     fetchedForToken = null;
   };
-}
-
-/** Signs in with a session answer from /login or /tenant: stores it and announces the login. */
-export function announceLogin(): void {
-  window.dispatchEvent(new Event(USER_LOGGED_IN_EVENT));
 }

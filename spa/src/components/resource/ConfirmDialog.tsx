@@ -5,7 +5,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { isApiError } from '@/lib/api/errors';
 
 export interface ConfirmDialogProps {
@@ -27,12 +27,15 @@ export function ConfirmDialog({ open, title, message, confirmLabel = 'Delete', d
   const titleId = useId();
   const descId = useId();
 
-  useEffect(() => {
+  // Each opening starts afresh (state adjusted during render, the React way for a prop change).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (open) {
       setBusy(false);
       setError(null);
     }
-  }, [open]);
+  }
 
   const run = async (action: () => Promise<unknown>) => {
     setBusy(true);

@@ -17,11 +17,12 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { isApiError } from '@/lib/api/errors';
 import { apiDownload } from '@/lib/api/http';
 import { downloadCsv } from './csv';
 import { importApi, isRunning, rowErrorsOf, type DataImport, type ImportRowError } from './importApi';
+import { toText } from '@/lib/text';
 
 export interface CsvImportDialogProps {
   open: boolean;
@@ -57,30 +58,37 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
   const fullScreen = useMediaQuery('(max-width:600px)');
   const titleId = useId();
 
-  useEffect(() => {
+  // Each opening starts afresh (state adjusted during render, the React way for a prop change).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (open) {
       setImp(null);
       setBusy(false);
       setError(null);
       setConfirmErrors(null);
       setStalled(false);
-      notified.current = null;
     }
+  }
+  useEffect(() => {
+    if (open) notified.current = null;
   }, [open]);
 
-  // No progress for a long while: the worker may be down. Say so; the import goes on when it is back.
-  useEffect(() => {
-    if (!imp || !isRunning(imp)) {
+  // Shows an answer of the server. No progress for a long while: the worker may be down. Say so;
+  // the import goes on when it is back.
+  const show = useCallback((next: DataImport) => {
+    setImp(next);
+    if (!isRunning(next)) {
       setStalled(false);
       return;
     }
-    const key = `${imp.import_id}:${imp.status}:${imp.processed}`;
+    const key = `${next.import_id}:${next.status}:${next.processed}`;
     const now = Date.now();
     if (progressAt.current.key !== key) {
       progressAt.current = { key, at: now };
       setStalled(false);
-    } else if (now - progressAt.current.at >= stallMs) setStalled(true);
-  }, [imp, stallMs]);
+    } else setStalled(now - progressAt.current.at >= stallMs);
+  }, [stallMs]);
 
   // While the worker checks or writes the file, poll its progress.
   useEffect(() => {
@@ -89,14 +97,14 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
     const t = setTimeout(() => {
       client
         .status(imp.import_id)
-        .then((next) => live && setImp(next))
+        .then((next) => live && show(next))
         .catch((err: unknown) => live && setError(isApiError(err) ? err.message : 'Failed to read the import progress'));
     }, pollMs);
     return () => {
       live = false;
       clearTimeout(t);
     };
-  }, [open, imp, client, pollMs]);
+  }, [open, imp, client, pollMs, show]);
 
   useEffect(() => {
     if (imp?.status === 'completed' && notified.current !== imp.import_id) {
@@ -113,8 +121,9 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
     setError(null);
     setConfirmErrors(null);
     setImp(null);
+    setStalled(false);
     try {
-      setImp(await client.upload(file));
+      show(await client.upload(file));
     } catch (err) {
       setError(isApiError(err) ? err.message : 'The file could not be uploaded.');
     } finally {
@@ -128,7 +137,7 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
     setError(null);
     setConfirmErrors(null);
     try {
-      setImp(await client.confirm(imp.import_id));
+      show(await client.confirm(imp.import_id));
     } catch (err) {
       setError(isApiError(err) ? err.message : 'The import failed. Nothing was written.');
       setConfirmErrors(rowErrorsOf(err));
@@ -249,11 +258,11 @@ export function CsvImportDialog({ open, onClose, importPath, plural, singular, h
                       {imp.sample.map((row, i) => {
                         const r = row as Record<string, unknown>;
                         return (
-                          <TableRow key={String(r.row ?? i)}>
-                            <TableCell>{String(r.row ?? '')}</TableCell>
+                          <TableRow key={toText(r.row ?? i)}>
+                            <TableCell>{toText(r.row)}</TableCell>
                             {imp.columns.map((c) => (
                               <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
-                                {r[c] === null || r[c] === undefined ? '' : String(r[c])}
+                                {toText(r[c])}
                               </TableCell>
                             ))}
                           </TableRow>

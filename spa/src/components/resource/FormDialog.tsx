@@ -7,7 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { Fragment, useEffect, useId, useState, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent } from 'react';
 import { isApiError } from '@/lib/api/errors';
 import { FormField } from './FormFields';
 import type { FieldDef, FormMode } from './formTypes';
@@ -41,7 +41,10 @@ export function FormDialog<V>({ open, mode, title, fields, initialValues, onSubm
   const fullScreen = useMediaQuery('(max-width:600px)');
   const titleId = useId();
 
-  useEffect(() => {
+  // Each opening starts from the initial values (state adjusted during render when `open` turns true).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (open) {
       setValues(initialValues);
       setErrors({});
@@ -49,9 +52,7 @@ export function FormDialog<V>({ open, mode, title, fields, initialValues, onSubm
       setSubmitted(false);
       setSaving(false);
     }
-    // Reset only when the dialog opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+  }
 
   const onChange = (name: string, value: unknown) => {
     setValues((prev) => {

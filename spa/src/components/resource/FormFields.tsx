@@ -7,6 +7,7 @@ import { Suspense, lazy } from 'react';
 import type { FieldDef, FormMode, OptionsState } from './formTypes';
 import type { Option } from './types';
 import { isRequired } from './validation';
+import { toText } from '@/lib/text';
 
 const DateField = lazy(() => import('./DateField'));
 
@@ -76,7 +77,7 @@ function SelectField<V>({ field, values, mode, error, disabled, onChange }: Fiel
       name={field.name}
       required={required}
       disabled={disabled || loading}
-      value={value === null || value === undefined ? '' : String(value)}
+      value={toText(value)}
       onChange={(e) => {
         const raw = e.target.value;
         const match = options.find((o) => String(o.value) === raw);
@@ -137,7 +138,7 @@ export function FormField<V>(props: FieldProps<V>) {
           disabled={disabled}
           placeholder={field.placeholder}
           autoComplete={field.autoComplete ?? (type === 'password' ? 'new-password' : undefined)}
-          value={value === null || value === undefined ? '' : String(value)}
+          value={toText(value)}
           onChange={(e) => onChange(field.name, type === 'number' ? (e.target.value === '' ? null : Number(e.target.value)) : e.target.value)}
           error={!!error}
           helperText={error ?? helper(field, mode) ?? ' '}

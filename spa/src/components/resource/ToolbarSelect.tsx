@@ -49,7 +49,7 @@ export function ToolbarCombobox({ label, value, options, onChange, allLabel = 'A
   return (
     <Autocomplete<Option, false>
       size="small"
-      options={options as Option[]}
+      options={options}
       loading={loading}
       value={current}
       onChange={(_, next) => onChange(next ? next.value : null)}

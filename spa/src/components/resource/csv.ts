@@ -1,9 +1,9 @@
 import type { ColumnDef } from './types';
+import { toText } from '@/lib/text';
 
 /** RFC 4180 cell: quoted when it holds a comma, quote or line break; formula-leading cells defused. */
 export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text = toText(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,4 +1,4 @@
-import { type ApiError, isApiError, MSG_NETWORK } from '@/lib/api/errors';
+import { apiError, isApiError, MSG_NETWORK } from '@/lib/api/errors';
 import { buildHeaders, handleResponse } from '@/lib/api/http';
 import type { Schemas } from '@/lib/api/types';
 import { areaForPath, handleUnauthorized } from '@/lib/api/unauthorized';
@@ -24,7 +24,7 @@ async function importCall(path: string, method: 'GET' | 'POST', body?: FormData)
   try {
     response = await globalThis.fetch(buildApiUrl(path), { method, headers: buildHeaders(body), body });
   } catch {
-    throw { status: 'FETCH_ERROR', message: MSG_NETWORK } satisfies ApiError;
+    throw apiError({ status: 'FETCH_ERROR', message: MSG_NETWORK });
   }
   try {
     if (response.status === 202) {

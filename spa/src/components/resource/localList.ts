@@ -1,5 +1,6 @@
 import { columnValue } from './csv';
 import type { ActiveFilter, ColumnDef } from './types';
+import { toText } from '@/lib/text';
 
 /** Client-side search, filter and sort for lists the server answers whole ('all' lists). */
 export function applyLocal<T>(
@@ -10,7 +11,7 @@ export function applyLocal<T>(
   let out = [...rows];
   const term = opts.search?.trim().toLowerCase();
   if (term) {
-    out = out.filter((r) => columns.some((c) => String(columnValue(c, r) ?? '').toLowerCase().includes(term)));
+    out = out.filter((r) => columns.some((c) => toText(columnValue(c, r)).toLowerCase().includes(term)));
   }
   const f = opts.filter;
   if (f) {
@@ -26,7 +27,7 @@ export function applyLocal<T>(
         const x = columnValue(col, a);
         const y = columnValue(col, b);
         if (typeof x === 'number' && typeof y === 'number') return (x - y) * dir;
-        return String(x ?? '').localeCompare(String(y ?? ''), undefined, { numeric: true, sensitivity: 'base' }) * dir;
+        return toText(x).localeCompare(toText(y), undefined, { numeric: true, sensitivity: 'base' }) * dir;
       });
     }
   }
@@ -34,7 +35,7 @@ export function applyLocal<T>(
 }
 
 export function matches(raw: unknown, f: ActiveFilter): boolean {
-  const text = String(raw ?? '').toLowerCase();
+  const text = toText(raw).toLowerCase();
   const v = f.value.toLowerCase();
   const num = (s: string) => (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
   const cmp = (a: string, b: string) => {

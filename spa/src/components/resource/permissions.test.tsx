@@ -10,7 +10,7 @@ interface Thing {
   name: string;
 }
 
-const thingsApi = createResourceApi<Thing>({ key: 'permThing', tag: 'PermThing', listPath: '/perm-thing', importPath: '/perm-thing/import', itemPath: (id) => `/perm-thing/${id}` });
+const thingsApi = createResourceApi<Thing>({ key: 'permThing', tag: 'PermThing', listPath: '/customer/customers', importPath: '/customer/customers/import', itemPath: (id) => `/customer/customers/${id}` });
 
 function serve(permissions: string[], grantsAll = false) {
   vi.stubGlobal(

@@ -1,28 +1,34 @@
 import { useCallback } from 'react';
 import { api, unwrap } from '@/lib/api/api';
 import type { ApiError } from '@/lib/api/errors';
+import type { ApiRoute } from '@/lib/api/types';
 import { apiDownload, apiRequest } from '@/lib/api/http';
 import type { ListParams, PageOf, RowId } from './types';
 
+/**
+ * Where a resource lives. Every path is relative to the API base and typed from the generated
+ * schema (lib/api/types.ts ApiRoute): a path the server does not have, or without the method the
+ * kit calls on it, does not compile.
+ */
 export interface ResourceApiConfig {
   /** Unique prefix of the endpoint names, e.g. 'user' → userList, userCreate, ... */
   key: string;
   /** RTK Query tag of the resource. */
   tag: string;
-  /** List path, relative to the API base: '/user-account' or '/state/states/all'. */
-  listPath: string;
+  /** List path (GET), relative to the API base: '/user-account' or '/state/states/all'. */
+  listPath: ApiRoute<'get'>;
   /** Create path (POST); defaults to listPath. */
-  createPath?: string;
-  /** Path of one item (GET/PUT/DELETE). */
-  itemPath: (id: RowId) => string;
+  createPath?: ApiRoute<'post'>;
+  /** Path of one item (PUT to update, DELETE to delete): (id) => `/region/${id}`. */
+  itemPath: (id: RowId) => ApiRoute<'put'> | ApiRoute<'delete'>;
   /** 'paged' lists answer {items, total, page, size, pages}; 'all' lists answer an array. */
   listKind?: 'paged' | 'all';
   /** Other tags that a write to this resource makes stale. */
   invalidates?: string[];
-  /** Server-side CSV export of the list with the same query (e.g. '/user-account/export'). */
-  exportPath?: string;
+  /** Server-side CSV export of the list with the same query (GET, e.g. '/user-account/export'). */
+  exportPath?: ApiRoute<'get'>;
   /** CSV import (upload, preview, confirm) under this path: POST `${importPath}`, `${importPath}/{id}/confirm`. */
-  importPath?: string;
+  importPath?: ApiRoute<'post'>;
   /** Drop rows whose id repeats (e.g. a row that moved between pages while they were fetched). */
   dedupeById?: boolean;
   /** Seconds an unused list stays cached (RTK Query's keepUnusedDataFor; default 60). */
@@ -50,7 +56,7 @@ function dedupeList(data: unknown): unknown {
   return data;
 }
 
-export interface ListState<T> {
+export interface ListFetchState<T> {
   data?: PageOf<T>;
   /** 'all' lists: every row, for client-side paging. */
   rows?: T[];
@@ -62,7 +68,7 @@ export interface ListState<T> {
 
 export interface ResourceApi<Item, CreateBody, UpdateBody> {
   config: ResourceApiConfig;
-  useList: (params: ListParams, options?: { skip?: boolean }) => ListState<Item>;
+  useList: (params: ListParams, options?: { skip?: boolean }) => ListFetchState<Item>;
   useCreate: () => [(body: CreateBody) => Promise<Item>, { isLoading: boolean }];
   useUpdate: () => [(id: RowId, body: UpdateBody) => Promise<Item>, { isLoading: boolean }];
   useRemove: () => [(id: RowId) => Promise<unknown>, { isLoading: boolean }];
@@ -71,6 +77,19 @@ export interface ResourceApi<Item, CreateBody, UpdateBody> {
   /** The server's CSV of the list with these params, when the resource has an exportPath. */
   exportCsv?: (params: Omit<ListParams, 'page' | 'size'>) => Promise<Blob>;
 }
+
+interface QueryHookResult {
+  data?: unknown;
+  isLoading: boolean;
+  isFetching: boolean;
+  error?: unknown;
+  refetch: () => unknown;
+}
+type MutationHook<Arg> = () => readonly [(arg: Arg) => { unwrap: () => Promise<unknown> }, { isLoading: boolean }];
+type DynamicEndpoints<CreateBody, UpdateBody> = Record<`${string}List`, { useQuery: (arg: ListParams | undefined, opts: { skip?: boolean }) => QueryHookResult }> &
+  Record<`${string}Create`, { useMutation: MutationHook<CreateBody> }> &
+  Record<`${string}Update`, { useMutation: MutationHook<{ id: RowId; body: UpdateBody }> }> &
+  Record<`${string}Delete`, { useMutation: MutationHook<RowId> }>;
 
 const EXPORT_PAGE = 500;
 const EXPORT_MAX_ROWS = 50_000;
@@ -88,38 +107,35 @@ export function createResourceApi<Item, CreateBody = Partial<Item>, UpdateBody =
   const kind = config.listKind ?? 'paged';
   const invalidated = [{ type: tag, id: 'LIST' }, ...(config.invalidates ?? []).map((t) => ({ type: t, id: 'LIST' }))];
 
-  // RTK Query's endpoint names are dynamic here, so its inferred types are widened on purpose;
-  // the typed surface is the ResourceApi returned below.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const enhanced: any = api.enhanceEndpoints({ addTagTypes: [tag, ...(config.invalidates ?? [])] });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const injected: any = enhanced.injectEndpoints({
+  const enhanced = api.enhanceEndpoints({ addTagTypes: [tag, ...(config.invalidates ?? [])] });
+  const injected = enhanced.injectEndpoints({
     overrideExisting: false,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    endpoints: (build: any) => ({
-      [`${key}List`]: build.query({
-        query: (params: ListParams) => (kind === 'all' ? { url: listPath } : { url: listPath, params }),
+    endpoints: (build) => ({
+      [`${key}List`]: build.query<unknown, ListParams | undefined>({
+        query: (params) => (kind === 'all' || !params ? { url: listPath } : { url: listPath, params }),
         transformResponse: (env: unknown) => (config.dedupeById ? dedupeList(unwrap(env)) : unwrap(env)),
         providesTags: [{ type: tag, id: 'LIST' }],
         ...(config.keepUnusedDataFor !== undefined ? { keepUnusedDataFor: config.keepUnusedDataFor } : {}),
       }),
-      [`${key}Create`]: build.mutation({
-        query: (body: CreateBody) => ({ url: createPath, method: 'POST', body }),
+      [`${key}Create`]: build.mutation<unknown, CreateBody>({
+        query: (body) => ({ url: createPath, method: 'POST', body }),
         transformResponse: (env: unknown) => unwrap(env),
         invalidatesTags: invalidated,
       }),
-      [`${key}Update`]: build.mutation({
-        query: ({ id, body }: { id: RowId; body: UpdateBody }) => ({ url: itemPath(id), method: 'PUT', body }),
+      [`${key}Update`]: build.mutation<unknown, { id: RowId; body: UpdateBody }>({
+        query: ({ id, body }) => ({ url: itemPath(id), method: 'PUT', body }),
         transformResponse: (env: unknown) => unwrap(env),
         invalidatesTags: invalidated,
       }),
-      [`${key}Delete`]: build.mutation({
-        query: (id: RowId) => ({ url: itemPath(id), method: 'DELETE' }),
+      [`${key}Delete`]: build.mutation<unknown, RowId>({
+        query: (id) => ({ url: itemPath(id), method: 'DELETE' }),
         invalidatesTags: invalidated,
       }),
     }),
   });
-  const ep = injected.endpoints;
+  // The endpoint names are built from `key`, so RTK Query cannot name them in its types: read them
+  // through the shape every query and mutation endpoint has; the typed surface is ResourceApi below.
+  const ep = injected.endpoints as unknown as DynamicEndpoints<CreateBody, UpdateBody>;
 
   return {
     config,
@@ -127,9 +143,9 @@ export function createResourceApi<Item, CreateBody = Partial<Item>, UpdateBody =
       const q = ep[`${key}List`].useQuery(kind === 'all' ? undefined : params, { skip: options?.skip });
       if (kind === 'all') {
         const rows = (Array.isArray(q.data) ? q.data : []) as Item[];
-        return { rows, isLoading: q.isLoading, isFetching: q.isFetching, error: q.error as ApiError | undefined, refetch: q.refetch };
+        return { rows, isLoading: q.isLoading, isFetching: q.isFetching, error: q.error as ApiError | undefined, refetch: () => void q.refetch() };
       }
-      return { data: q.data as PageOf<Item> | undefined, isLoading: q.isLoading, isFetching: q.isFetching, error: q.error as ApiError | undefined, refetch: q.refetch };
+      return { data: q.data as PageOf<Item> | undefined, isLoading: q.isLoading, isFetching: q.isFetching, error: q.error as ApiError | undefined, refetch: () => void q.refetch() };
     },
     useCreate() {
       const [trigger, state] = ep[`${key}Create`].useMutation();
@@ -147,12 +163,12 @@ export function createResourceApi<Item, CreateBody = Partial<Item>, UpdateBody =
       return [run, { isLoading: state.isLoading }];
     },
     exportCsv: config.exportPath
-      ? (params) => apiDownload(config.exportPath!, params as Record<string, string | number | boolean | undefined>, 'text/csv')
+      ? (params) => apiDownload(config.exportPath!, params, 'text/csv')
       : undefined,
     async fetchAll(params) {
       if (kind === 'all') {
         const res = await apiRequest(listPath);
-        return (unwrap<Item[]>(res.message) ?? []) as Item[];
+        return unwrap<Item[]>(res.message) ?? [];
       }
       const out: Item[] = [];
       for (let page = 1; out.length < EXPORT_MAX_ROWS; page++) {

@@ -6,15 +6,22 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
-import { readSelectedTrucks, truckKey, writeSelectedTrucks } from './selectedTrucks';
-import { TruckModal } from './TruckModal';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { readSelectedTrucks, truckKey, TRUCKS_CHANGED_EVENT, writeSelectedTrucks } from './selectedTrucks';
 import { truckLabel, type SelectedTruck, type ShellProps } from './types';
+
+// The modal (a list with checkboxes) loads when first opened: the driver pages' first load stays small.
+const TruckModal = lazy(() => import('./TruckModal'));
 
 /** The driver layout: no rail, no bottom bar; a top bar with trucks, the user and logout. */
 export function DriverShell({ userName, onLogout, loadTrucks, children }: ShellProps) {
   const [trucks, setTrucks] = useState<SelectedTruck[]>(readSelectedTrucks);
   const [modalOpen, setModalOpen] = useState(false);
+  useEffect(() => {
+    const follow = () => setTrucks(readSelectedTrucks());
+    window.addEventListener(TRUCKS_CHANGED_EVENT, follow);
+    return () => window.removeEventListener(TRUCKS_CHANGED_EVENT, follow);
+  }, []);
 
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }} data-testid="driver-layout">
@@ -48,17 +55,21 @@ export function DriverShell({ userName, onLogout, loadTrucks, children }: ShellP
       <Box component="main" id="main-content" sx={{ p: { xs: 1.5, sm: 3 } }}>
         {children}
       </Box>
-      <TruckModal
-        open={modalOpen}
-        selected={trucks}
-        loadTrucks={loadTrucks}
-        onClose={() => setModalOpen(false)}
-        onSave={(next) => {
-          writeSelectedTrucks(next);
-          setTrucks(next);
-          setModalOpen(false);
-        }}
-      />
+      <Suspense fallback={null}>
+        {modalOpen && (
+          <TruckModal
+            open
+            selected={trucks}
+            loadTrucks={loadTrucks}
+            onClose={() => setModalOpen(false)}
+            onSave={(next) => {
+              writeSelectedTrucks(next);
+              setTrucks(next);
+              setModalOpen(false);
+            }}
+          />
+        )}
+      </Suspense>
     </Box>
   );
 }

@@ -34,7 +34,12 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
   const activePath = activeSubPath(pathname);
   const sheetGroup = MENU.find((g) => g.id === sheetId) ?? null;
 
-  useEffect(() => setSheetId(null), [pathname]);
+  // Going to another page closes the sheet.
+  const [sheetPath, setSheetPath] = useState(pathname);
+  if (sheetPath !== pathname) {
+    setSheetPath(pathname);
+    setSheetId(null);
+  }
   useEffect(() => {
     if (!sheetId) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setSheetId(null);

@@ -23,17 +23,25 @@ export interface TruckModalProps {
   onSave: (trucks: SelectedTruck[]) => void;
 }
 
-/** 'Change Trucks': pick the trucks the driver is running today. */
+/** 'Change Trucks': pick the trucks the driver is running today. Loaded lazily (mounted open). */
 export function TruckModal({ open, selected, loadTrucks, onClose, onSave }: TruckModalProps) {
   const [trucks, setTrucks] = useState<SelectedTruck[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [picked, setPicked] = useState<Set<string>>(() => new Set(selected.map(truckKey)));
+
+  // Each opening starts from the saved selection and loads the trucks again.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) {
+      setPicked(new Set(selected.map(truckKey)));
+      setTrucks(null);
+      setError(null);
+    }
+  }
 
   useEffect(() => {
     if (!open) return;
-    setPicked(new Set(selected.map(truckKey)));
-    setTrucks(null);
-    setError(null);
     let live = true;
     (loadTrucks ? loadTrucks() : Promise.resolve([]))
       .then((list) => live && setTrucks(list))
@@ -98,3 +106,5 @@ export function TruckModal({ open, selected, loadTrucks, onClose, onSave }: Truc
     </Dialog>
   );
 }
+
+export default TruckModal;

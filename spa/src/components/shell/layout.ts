@@ -21,7 +21,7 @@ export const EXPAND_SIDEBAR_EVENT = 'expand-sidebar';
 export const SALES_ORDER_FULLSCREEN_EVENT = 'sales-order-fullscreen-change';
 
 export function fullscreenFlag(event: Event): boolean | null {
-  const detail = (event as CustomEvent).detail;
+  const detail: unknown = (event as CustomEvent<unknown>).detail;
   if (typeof detail === 'boolean') return detail;
   if (detail && typeof detail === 'object') {
     const d = detail as Record<string, unknown>;

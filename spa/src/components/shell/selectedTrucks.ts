@@ -1,6 +1,9 @@
 import { STORAGE_KEYS } from '@/lib/auth/storageKeys';
 import type { SelectedTruck } from './types';
 
+/** Fired on the window when the selection changes (the driver pages and the top bar follow it). */
+export const TRUCKS_CHANGED_EVENT = 'driver-trucks-changed';
+
 /** Selected trucks are kept in local storage (spec section 3); unreadable data means none. */
 export function readSelectedTrucks(): SelectedTruck[] {
   try {
@@ -19,6 +22,7 @@ export function writeSelectedTrucks(trucks: SelectedTruck[]): void {
   } catch {
     /* storage full or unavailable: the selection lives for this page only */
   }
+  window.dispatchEvent(new Event(TRUCKS_CHANGED_EVENT));
 }
 
 export function truckKey(t: SelectedTruck): string {

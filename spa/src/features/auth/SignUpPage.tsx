@@ -7,8 +7,8 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
-import { useAppDispatch } from '@/app/hooks';
-import { storeSession } from '@/app/session/login';
+import { useAppDispatch } from '@/lib/session/hooks';
+import { storeSession } from '@/lib/session/login';
 import { isApiError } from '@/lib/api/errors';
 import { emailProblem, passwordProblem } from '@/lib/validation';
 import { useSignupMutation } from './authApi';
@@ -66,7 +66,7 @@ export default function SignUpPage() {
     } catch (err) {
       if (!isApiError(err)) return setError('Sign-up failed. Please try again.');
       const fields = err.fieldErrors ?? {};
-      setServerErrors(fields as Partial<Record<Field, string>>);
+      setServerErrors(fields);
       if (err.status === 422 && /password/i.test(err.message) && !fields.password) setServerErrors({ password: err.message });
       else setError(err.message);
     }

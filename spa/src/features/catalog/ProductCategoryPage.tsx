@@ -37,7 +37,7 @@ export default function ProductCategoryPage() {
       searchPlaceholder="Search categories"
       filters={[{ field: 'name', label: 'Name', type: 'text' }]}
       form={{ fields, emptyValues: { name: '', description: '' }, toValues: (c) => ({ name: c.name, description: c.description }), toCreateBody: body, toUpdateBody: body, validate: categoryFormProblem }}
-      rowActions={(c) => [{ label: 'Products', icon: <Inventory2Outlined />, onClick: () => navigate(`/product?category_id=${c.id}`) }]}
+      rowActions={(c) => [{ label: 'Products', icon: <Inventory2Outlined />, onClick: () => { navigate(`/product?category_id=${c.id}`); } }]}
       deleteMessage={(c) => `This deletes the category ${c.name}. A category that products use cannot be deleted.`}
       exportFilename="product-categories"
     />

@@ -15,7 +15,18 @@ export interface ProductForm {
   description: string;
   is_fuel: boolean;
   is_active: boolean;
+  api_gravity: number | null;
+  vcf_group: VcfGroup;
 }
+
+type VcfGroup = 'gasoline' | 'distillate' | 'jet' | 'transition' | 'none';
+const VCF_GROUP_OPTIONS: { value: VcfGroup; label: string }[] = [
+  { value: 'none', label: 'No correction (goods, lubes)' },
+  { value: 'distillate', label: 'Diesel / fuel oils' },
+  { value: 'gasoline', label: 'Gasolines' },
+  { value: 'jet', label: 'Jet fuel / kerosene' },
+  { value: 'transition', label: 'Transition zone' },
+];
 
 const money = (v: string | null) => (v === null || v === '' ? '' : `$${Number(v).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`);
 
@@ -34,17 +45,20 @@ export const productFields: FieldDef<ProductForm>[] = [
   { name: 'sold_as', label: 'Sold as', type: 'select', required: true, width: 4, options: SOLD_AS_OPTIONS },
   { name: 'unit_price', label: 'List price ($)', type: 'number', min: 0, step: 0.0001, width: 4 },
   { name: 'is_fuel', label: 'Bulk fuel (metered)', type: 'switch', width: 4 },
+  { name: 'vcf_group', label: 'Net gallons at 60 °F (table 6B group)', type: 'select', width: 8, options: VCF_GROUP_OPTIONS },
+  { name: 'api_gravity', label: 'API gravity at 60 °F', type: 'number', min: 0, max: 100, step: 0.1, width: 4, helperText: 'e.g. 35.0 for diesel, 60.0 for gasoline' },
   { name: 'category_id', label: 'Category', type: 'select', width: 6, useOptions: () => useProductCategoryOptions(), onValueChange: () => ({ sub_category_id: null }) },
   { name: 'sub_category_id', label: 'Sub-category', type: 'select', width: 6, useOptions: (v) => useProductSubCategoryOptions(v.category_id), disabled: (_m, v) => !v.category_id },
   { name: 'description', label: 'Description', type: 'textarea', maxLength: 1000 },
   { name: 'is_active', label: 'Active (can be sold)', type: 'switch' },
 ];
 
-export const emptyProduct: ProductForm = { name: '', code: '', sold_as: null, category_id: null, sub_category_id: null, unit_price: null, description: '', is_fuel: false, is_active: true };
+export const emptyProduct: ProductForm = { name: '', code: '', sold_as: null, category_id: null, sub_category_id: null, unit_price: null, description: '', is_fuel: false, is_active: true, api_gravity: null, vcf_group: 'none' };
 
 const body = (v: ProductForm) => ({
   name: v.name.trim(), code: v.code.trim(), sold_as: v.sold_as, category_id: v.category_id, sub_category_id: v.sub_category_id,
   unit_price: v.unit_price, description: v.description.trim(), is_fuel: v.is_fuel, is_active: v.is_active,
+  api_gravity: v.api_gravity, vcf_group: v.vcf_group,
 });
 
 export default function ProductPage() {
@@ -82,6 +96,7 @@ export default function ProductPage() {
         toValues: (p) => ({
           name: p.name, code: p.code, sold_as: p.sold_as as SoldAs, category_id: p.category_id, sub_category_id: p.sub_category_id,
           unit_price: numOrNull(p.unit_price), description: p.description, is_fuel: p.is_fuel, is_active: p.is_active,
+          api_gravity: numOrNull(p.api_gravity), vcf_group: (p.vcf_group ?? 'none') as VcfGroup,
         }),
         toCreateBody: body,
         toUpdateBody: (v, p) => ({ ...body(v), products_id: p.products_id }),

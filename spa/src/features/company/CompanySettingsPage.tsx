@@ -1,4 +1,5 @@
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,10 +7,11 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { toast } from 'react-toastify';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { settingsSaved, isSettingsValidationText } from '@/app/session/sessionSlice';
-import type { CompanySettings } from '@/app/session/types';
+import { useAppDispatch, useAppSelector } from '@/lib/session/hooks';
+import { settingsSaved, isSettingsValidationText } from '@/lib/session/sessionSlice';
+import type { CompanySettings } from '@/lib/session/types';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { FormField } from '@/components/resource/FormFields';
 import type { FieldDef } from '@/components/resource/formTypes';
@@ -20,6 +22,7 @@ import { urlProblem } from '@/lib/validation';
 import { useCreateCompanySettingsMutation, useUpdateCompanySettingsMutation, useUploadFileMutation, type CompanySettingsIn, type UploadedFile } from './companyApi';
 import { LogoUploader } from './LogoUploader';
 import { LOGO_MAX_BYTES, LOGO_TYPES, MSG } from './messages';
+import { toText } from '@/lib/text';
 
 interface SettingsForm {
   company_name: string;
@@ -34,13 +37,17 @@ interface SettingsForm {
   postal_code: string;
 }
 
-type Logo = CompanySettingsIn['logo'] extends (infer L)[] | undefined ? L : never;
+/** A logo as the page holds it: the key it sends back, the server-built URL it shows. */
+interface Logo {
+  file_key: string;
+  file_url: string;
+}
 
 const fields: FieldDef<SettingsForm>[] = [
   { name: 'company_name', label: 'Company name', required: true, maxLength: 200, width: 12, autoComplete: 'organization' },
   { name: 'email', label: 'Email', type: 'email', width: 6, autoComplete: 'email' },
   { name: 'phone_number', label: 'Phone number', width: 6, maxLength: 40, autoComplete: 'tel', pattern: { regex: /^[0-9+()\-.\s x]{5,40}$/i, message: 'Enter a phone number (digits, spaces, + - ( ) and x)' } },
-  { name: 'website_url', label: 'Website', width: 12, maxLength: 200, placeholder: 'https://example.com', validate: (v) => urlProblem(String(v ?? '')) },
+  { name: 'website_url', label: 'Website', width: 12, maxLength: 200, placeholder: 'https://example.com', validate: (v) => urlProblem(toText(v)) },
   { name: 'address_one', label: 'Address line 1', width: 12, maxLength: 200, autoComplete: 'address-line1' },
   { name: 'address_two', label: 'Address line 2', width: 12, maxLength: 200, autoComplete: 'address-line2' },
   { name: 'state_id', label: 'State', type: 'select', width: 6, useOptions: () => useStateOptions() },
@@ -78,12 +85,13 @@ function toBody(v: SettingsForm, logo: Logo[]): CompanySettingsIn {
     city_id: v.city_id,
     zip_code: t(v.zip_code),
     postal_code: t(v.postal_code),
-    logo,
+    logo: logo.map((l) => ({ file_key: l.file_key })),
   };
 }
 
+/** The server takes the uploaded file's key alone and builds the rest (its URL included). */
 function toLogo(f: UploadedFile): Logo {
-  return { file_key: f.file_key, file_name: f.file_name, file_path: f.file_path, full_path: f.full_path, file_url: f.file_url };
+  return { file_key: f.file_key, file_url: f.file_url };
 }
 
 export function checkLogoFile(file: File): string | null {
@@ -168,7 +176,7 @@ export default function CompanySettingsPage() {
 
   const onChange = (name: string, value: unknown) =>
     setValues((prev) => {
-      const next = { ...prev, [name]: value } as SettingsForm;
+      const next = { ...prev, [name]: value };
       if (name === 'state_id' && value !== prev.state_id) next.city_id = null;
       if (submitted) setErrors(validateValues(fields, next, settings?.id ? 'edit' : 'create'));
       return next;
@@ -194,11 +202,16 @@ export default function CompanySettingsPage() {
         title="Company Settings"
         subtitle="Your company profile: it appears in the menu and on the documents you send."
         actions={
-          !editing && (
-            <Button variant="contained" startIcon={<EditOutlined />} onClick={startEdit}>
-              {hasSettings ? 'Edit' : 'Set up company profile'}
+          <>
+            <Button component={RouterLink} to="/company-settings/job-log" variant="outlined" startIcon={<HistoryOutlined />}>
+              Job log
             </Button>
-          )
+            {!editing && (
+              <Button variant="contained" startIcon={<EditOutlined />} onClick={startEdit}>
+                {hasSettings ? 'Edit' : 'Set up company profile'}
+              </Button>
+            )}
+          </>
         }
       />
       {settingsStatus === 'rejected' && <Alert severity="error" sx={{ mb: 2 }}>{settingsError}</Alert>}

@@ -2,11 +2,11 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/session/hooks';
 import { ResourceListPage, ToolbarCombobox, ToolbarSelect, type ColumnDef, type FieldDef } from '@/components/resource';
-import { useContactServiceLookupQuery, useContactServiceOptions, useCustomerOptions, useShipToOptions, useUserOptions, type ContactServiceItem } from '@/lib/api/lookups';
+import { useContactServiceLookupQuery, useContactServiceOptions, useCustomerOptions, useShipToOptions, useUserOptions } from '@/lib/api/lookups';
 import { contactsApi, type Contact, type ContactCreate, type ContactUpdate } from './contactsApi';
-import { contactFilterChanged } from './customerContactSlice';
+import { contactFilterChanged, useContactBookSelector } from './customerContactSlice';
 
 interface ContactForm {
   customer_id: number | null;
@@ -58,7 +58,7 @@ const body = (v: ContactForm) => ({
 export default function ContactBookPage() {
   const dispatch = useAppDispatch();
   // The filters are kept across reloads (the persisted customerContact slice).
-  const { selectedCustomerId, selectedShipToId, position } = useAppSelector((s) => s.customerContact);
+  const { selectedCustomerId, selectedShipToId, position } = useContactBookSelector((s) => s.customerContact);
   const customers = useCustomerOptions();
   const shipTos = useShipToOptions(selectedCustomerId);
   const services = useContactServiceLookupQuery();
@@ -72,7 +72,7 @@ export default function ContactBookPage() {
     return () => clearTimeout(t);
   }, [positionInput, position, dispatch]);
   // The list's `service` filter takes a service code.
-  const serviceCodes = ((services.data ?? []) as ContactServiceItem[]).map((s) => ({ value: s.code, label: s.name }));
+  const serviceCodes = (services.data ?? []).map((s) => ({ value: s.code, label: s.name }));
 
   return (
     <ResourceListPage<Contact, ContactForm, ContactCreate, ContactUpdate>

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { useSelector } from 'react-redux';
 
 /**
  * Persisted (redux-persist): the contact book's working state, kept across reloads.
@@ -23,3 +24,6 @@ export const customerContactSlice = createSlice({
 });
 
 export const { contactFilterChanged } = customerContactSlice.actions;
+
+/** Reads this feature's own slice (app/store.ts mounts it under `customerContact`). */
+export const useContactBookSelector = useSelector.withTypes<{ customerContact: CustomerContactState }>();

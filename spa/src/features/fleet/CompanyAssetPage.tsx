@@ -4,6 +4,7 @@ import { useAssetTypeOptions, useYardOptions } from '@/lib/api/lookups';
 import { CompartmentsEditor, type CompartmentRow } from './CompartmentsEditor';
 import { compartmentsProblem, vinProblem } from './compartments';
 import { ASSET_CATEGORIES, companyAssetsApi, type CompanyAsset, type CompanyAssetCreate, type CompanyAssetUpdate } from './fleetApi';
+import { toText } from '@/lib/text';
 
 export interface AssetForm {
   asset_number: string;
@@ -45,7 +46,7 @@ export const assetFields: FieldDef<AssetForm>[] = [
     validate: (v, values) => compartmentsProblem(v as CompartmentRow[], values.capacity),
   },
   { name: 'plate', label: 'Plate', maxLength: 20, width: 4, section: 'Registration' },
-  { name: 'vin', label: 'VIN', maxLength: 17, width: 8, validate: (v) => vinProblem(String(v ?? '')) },
+  { name: 'vin', label: 'VIN', maxLength: 17, width: 8, validate: (v) => vinProblem(toText(v)) },
   { name: 'home_yard_id', label: 'Home yard', type: 'select', width: 6, useOptions: () => useYardOptions() },
   { name: 'is_active', label: 'Active (can be dispatched)', type: 'switch', width: 6 },
 ];

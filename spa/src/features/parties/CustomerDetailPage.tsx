@@ -20,6 +20,7 @@ import { CUSTOMER_STATUSES, customersApi, useCustomerByIdQuery, useCustomerStatu
 import { ShipTosSection } from './ShipTosSection';
 import { StatusDialog } from './StatusDialog';
 import { TanksSection } from './TanksSection';
+import { CustomerPricingSection } from './CustomerPricingSection';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -47,7 +48,7 @@ function Summary({ c }: { c: Customer }) {
       <Fact label="Credit limit">{c.credit_limit === null ? 'No limit' : money(c.credit_limit)}</Fact>
       <Fact label="Payment term">{label(terms.options, c.payment_term_id)}</Fact>
       <Fact label="Payment method">{label(methods.options, c.payment_method_id)}</Fact>
-      <Fact label="Tax">{c.tax_exempt ? <Chip size="small" color="primary" variant="outlined" label={`Exempt · ${c.tax_exempt_certificate || 'no certificate'}`} /> : 'Taxable'}</Fact>
+      <Fact label="Tax">{c.tax_exempt ? <Chip size="small" color="primary" variant="outlined" label={`Exempt · ${c.tax_exempt_certificate || 'no certificate'}${c.tax_exempt_expires ? ` · until ${c.tax_exempt_expires}` : ''}`} /> : 'Taxable'}</Fact>
       <Fact label="Notes">{c.notes}</Fact>
     </Paper>
   );
@@ -63,7 +64,7 @@ export default function CustomerDetailPage() {
   const [changing, setChanging] = useState(false);
   const [shipToId, setShipToId] = useState<number | null>(null);
   const perms = usePermissions('customer');
-  const c = q.data as Customer | undefined;
+  const c = q.data;
   const error = q.error as ApiError | undefined;
 
   const back = (
@@ -129,6 +130,9 @@ export default function CustomerDetailPage() {
       </Paper>
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }} id="customer-tanks">
         <TanksSection customer={c} shipToId={shipToId} onShipToChange={setShipToId} />
+      </Paper>
+      <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, mt: 2.5 }} id="customer-pricing">
+        <CustomerPricingSection customer={c} />
       </Paper>
 
       {editing && (

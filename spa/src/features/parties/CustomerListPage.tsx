@@ -65,7 +65,7 @@ export default function CustomerListPage() {
         onCreated={(c) => navigate(`/customer/${c.id}`)}
         onRowClick={(c) => navigate(`/customer/${c.id}`)}
         rowActions={(c) => [
-          { label: 'Open', icon: <OpenInNew />, onClick: () => navigate(`/customer/${c.id}`) },
+          { label: 'Open', icon: <OpenInNew />, onClick: () => { navigate(`/customer/${c.id}`); } },
           { label: 'Change status', icon: <PublishedWithChanges />, onClick: () => setChanging(c), showInMenu: true, hidden: !perms.change },
         ]}
         actionsWidth={150}

@@ -101,7 +101,7 @@ export default function SupplierListPage() {
           maxWidth: 'md',
         }}
         rowActions={(s) => [
-          { label: 'Product aliases', icon: <LabelOutlined />, onClick: () => navigate(`/supplier/aliases?supplier_id=${s.id}`), showInMenu: true },
+          { label: 'Product aliases', icon: <LabelOutlined />, onClick: () => { navigate(`/supplier/aliases?supplier_id=${s.id}`); }, showInMenu: true },
           { label: 'Change status', icon: <PublishedWithChanges />, onClick: () => setChanging(s), showInMenu: true, hidden: !perms.change },
         ]}
         deleteMessage={(s) => `This deletes ${s.name} and its product aliases. To keep their history, set the supplier inactive instead.`}

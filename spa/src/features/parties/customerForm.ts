@@ -14,6 +14,7 @@ export interface CustomerForm extends AddressValues {
   credit_limit: number | null;
   tax_exempt: boolean;
   tax_exempt_certificate: string;
+  tax_exempt_expires: string | null;
   notes: string;
   /** Owned by the pricing app; kept as it is. */
   customer_pricing_type: string;
@@ -37,13 +38,14 @@ export const customerFields: FieldDef<CustomerForm>[] = [
     name: 'tax_exempt_certificate', label: 'Tax exemption certificate number', maxLength: 100, width: 12,
     hidden: (_m, v) => !v.tax_exempt, required: (_m, v) => v.tax_exempt,
   },
+  { name: 'tax_exempt_expires', label: 'Certificate expires', type: 'date', width: 6, hidden: (_m, v) => !v.tax_exempt, helperText: 'From the next day taxes are charged again' },
   { name: 'notes', label: 'Notes', type: 'textarea', maxLength: 2000 },
 ];
 
 export const emptyCustomer: CustomerForm = {
   name: '', account_number: '', status: 'active', company_type_id: null, phone: '', email: '',
   address_one: '', address_two: '', state_id: null, city_id: null, zip_code: '',
-  payment_term_id: null, payment_method_id: null, credit_limit: null, tax_exempt: false, tax_exempt_certificate: '', notes: '', customer_pricing_type: 'standard',
+  payment_term_id: null, payment_method_id: null, credit_limit: null, tax_exempt: false, tax_exempt_certificate: '', tax_exempt_expires: null, notes: '', customer_pricing_type: 'standard',
 };
 
 export function customerToValues(c: Customer): CustomerForm {
@@ -51,7 +53,7 @@ export function customerToValues(c: Customer): CustomerForm {
     name: c.name, account_number: c.account_number, status: c.status as CustomerStatus, company_type_id: c.company_type_id, phone: c.phone, email: c.email,
     address_one: c.address_one, address_two: c.address_two, state_id: c.state_id, city_id: c.city_id, zip_code: c.zip_code,
     payment_term_id: c.payment_term_id, payment_method_id: c.payment_method_id, credit_limit: numOrNull(c.credit_limit),
-    tax_exempt: c.tax_exempt, tax_exempt_certificate: c.tax_exempt_certificate, notes: c.notes, customer_pricing_type: c.customer_pricing_type,
+    tax_exempt: c.tax_exempt, tax_exempt_certificate: c.tax_exempt_certificate, tax_exempt_expires: c.tax_exempt_expires, notes: c.notes, customer_pricing_type: c.customer_pricing_type,
   };
 }
 
@@ -60,7 +62,7 @@ export function customerBody(v: CustomerForm): CustomerCreate {
     name: v.name.trim(), account_number: v.account_number.trim(), status: v.status, company_type_id: v.company_type_id, phone: v.phone.trim(),
     email: v.email.trim() || null, address_one: v.address_one.trim(), address_two: v.address_two.trim(), state_id: v.state_id, city_id: v.city_id,
     zip_code: v.zip_code.trim(), payment_term_id: v.payment_term_id, payment_method_id: v.payment_method_id, credit_limit: v.credit_limit,
-    tax_exempt: v.tax_exempt, tax_exempt_certificate: v.tax_exempt ? v.tax_exempt_certificate.trim() : '', notes: v.notes.trim(),
+    tax_exempt: v.tax_exempt, tax_exempt_certificate: v.tax_exempt ? v.tax_exempt_certificate.trim() : '', tax_exempt_expires: v.tax_exempt ? v.tax_exempt_expires : null, notes: v.notes.trim(),
     customer_pricing_type: v.customer_pricing_type || 'standard',
   };
 }

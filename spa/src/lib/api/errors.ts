@@ -1,3 +1,4 @@
+import { toText } from '@/lib/text';
 /** The result and error shapes of spec section 8. */
 
 export const MSG_PARSE = 'Failed to parse API response';
@@ -21,6 +22,11 @@ export interface ApiError {
   body?: unknown;
 }
 
+/** An ApiError to throw: the promise of every API call rejects with one (a plain object, kept in the store). */
+export function apiError(error: ApiError): ApiError {
+  return error;
+}
+
 export function isApiError(value: unknown): value is ApiError {
   return !!value && typeof value === 'object' && 'status' in value && 'message' in value;
 }
@@ -28,8 +34,8 @@ export function isApiError(value: unknown): value is ApiError {
 function asText(value: unknown): string | null {
   if (typeof value === 'string' && value.trim()) return value;
   if (Array.isArray(value)) {
-    const parts = value
-      .map((v) => (typeof v === 'string' ? v : v && typeof v === 'object' && 'msg' in v ? String(v.msg) : null))
+    const parts = (value as unknown[])
+      .map((v) => (typeof v === 'string' ? v : v && typeof v === 'object' && 'msg' in v ? toText(v.msg) : null))
       .filter(Boolean);
     return parts.length ? parts.join('; ') : null;
   }
@@ -59,7 +65,7 @@ export function fieldErrorsOf(body: unknown): FieldErrors | undefined {
     for (const item of source) {
       if (!item || typeof item !== 'object') continue;
       const it = item as Record<string, unknown>;
-      const loc = Array.isArray(it.loc) ? it.loc : typeof it.field === 'string' ? [it.field] : [];
+      const loc: unknown[] = Array.isArray(it.loc) ? (it.loc as unknown[]) : typeof it.field === 'string' ? [it.field] : [];
       const field = [...loc].reverse().find((p) => typeof p === 'string' && !['body', 'query', 'path', 'payload', 'data'].includes(p));
       const msg = typeof it.msg === 'string' ? it.msg : typeof it.message === 'string' ? it.message : null;
       if (typeof field === 'string' && msg && !out[field]) out[field] = msg;

@@ -1,6 +1,6 @@
 import { getToken } from '../auth/token';
 import {
-  type ApiError,
+  apiError,
   MSG_NETWORK,
   MSG_PARSE,
   MSG_UNAUTHORIZED,
@@ -30,33 +30,33 @@ export async function handleResponse<T = unknown>(response: Response): Promise<A
     if (!response.ok && text.trim() === '') {
       body = undefined;
     } else {
-      throw { status: 'PARSE_ERROR', message: MSG_PARSE } satisfies ApiError;
+      throw apiError({ status: 'PARSE_ERROR', message: MSG_PARSE });
     }
   }
   if (response.status === 200 || response.status === 201) {
     if (body === null || typeof body !== 'object') {
-      throw { status: 'FORMAT_ERROR', message: MSG_UNEXPECTED, body } satisfies ApiError;
+      throw apiError({ status: 'FORMAT_ERROR', message: MSG_UNEXPECTED, body });
     }
     return { message: body as T };
   }
   if (response.status === 401 || response.status === 403) {
-    throw {
+    throw apiError({
       status: response.status,
       code: 'UNAUTHORIZED',
       message: messageOf(body, MSG_UNAUTHORIZED),
       body,
-    } satisfies ApiError;
+    });
   }
   if (!response.ok) {
     const statusText = response.statusText || `Request failed with status ${response.status}`;
-    throw {
+    throw apiError({
       status: response.status,
       message: messageOf(body, statusText),
       fieldErrors: response.status === 422 || response.status === 400 ? fieldErrorsOf(body) : undefined,
       body: body ?? statusText,
-    } satisfies ApiError;
+    });
   }
-  throw { status: 'FORMAT_ERROR', message: MSG_UNEXPECTED, body } satisfies ApiError;
+  throw apiError({ status: 'FORMAT_ERROR', message: MSG_UNEXPECTED, body });
 }
 
 export interface RequestOptions {
@@ -97,7 +97,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
-    throw { status: 'FETCH_ERROR', message: MSG_NETWORK } satisfies ApiError;
+    throw apiError({ status: 'FETCH_ERROR', message: MSG_NETWORK });
   }
   return handleResponse<T>(response);
 }
@@ -114,12 +114,12 @@ export async function apiDownload(path: string, params?: Record<string, QueryVal
       body = undefined;
     }
     const unauthorized = response.status === 401 || response.status === 403;
-    throw {
+    throw apiError({
       status: response.status,
       code: unauthorized ? 'UNAUTHORIZED' : undefined,
       message: messageOf(body, unauthorized ? MSG_UNAUTHORIZED : response.statusText || 'Download failed'),
       body,
-    } satisfies ApiError;
+    });
   }
   return response.blob();
 }

@@ -159,7 +159,7 @@ export interface ResourcePermissions {
  */
 export function usePermissions(resource: string): ResourcePermissions {
   const q = useCurrentUserPermissionsQuery(undefined, { skip: !resource });
-  const data = q.data as { permissions: string[]; grantsAll: boolean } | undefined;
+  const data = q.data;
   if (!data) return { view: true, add: true, change: true, delete: true, known: false };
   const has = (action: string) => data.grantsAll || data.permissions.includes(`${resource}.${action}`);
   return { view: has('view'), add: has('add'), change: has('change'), delete: has('delete'), known: true };
@@ -184,27 +184,27 @@ function toOptions<T>(q: LookupQuery<T>, label: (row: T) => string, what: string
 
 const withCode = (name: string, code?: string | null) => (code && code.toLowerCase() !== name.toLowerCase() ? `${name} (${code})` : name);
 
-export const useCompanyTypeOptions = () => toOptions<CompanyTypeItem>(useCompanyTypeLookupQuery() as LookupQuery<CompanyTypeItem>, (r) => r.company_type, 'company types');
-export const usePaymentTermOptions = () => toOptions<PaymentTermItem>(usePaymentTermLookupQuery() as LookupQuery<PaymentTermItem>, (r) => (r.summary && r.summary !== r.name ? `${r.name} · ${r.summary}` : r.name), 'payment terms');
-export const usePaymentMethodOptions = () => toOptions<PaymentMethodItem>(usePaymentMethodLookupQuery() as LookupQuery<PaymentMethodItem>, (r) => withCode(r.name, r.code), 'payment methods');
-export const useCustomerOptions = () => toOptions<CustomerItem>(useCustomerLookupQuery() as LookupQuery<CustomerItem>, (r) => withCode(r.name, r.account_number), 'customers');
-export const useProductOptions = () => toOptions<ProductItem>(useProductLookupQuery() as LookupQuery<ProductItem>, (r) => withCode(r.name, r.code), 'products');
-export const useProductCategoryOptions = () => toOptions<ProductCategoryItem>(useProductCategoryLookupQuery() as LookupQuery<ProductCategoryItem>, (r) => r.name, 'categories');
+export const useCompanyTypeOptions = () => toOptions<CompanyTypeItem>(useCompanyTypeLookupQuery(), (r) => r.company_type, 'company types');
+export const usePaymentTermOptions = () => toOptions<PaymentTermItem>(usePaymentTermLookupQuery(), (r) => (r.summary && r.summary !== r.name ? `${r.name} · ${r.summary}` : r.name), 'payment terms');
+export const usePaymentMethodOptions = () => toOptions<PaymentMethodItem>(usePaymentMethodLookupQuery(), (r) => withCode(r.name, r.code), 'payment methods');
+export const useCustomerOptions = () => toOptions<CustomerItem>(useCustomerLookupQuery(), (r) => withCode(r.name, r.account_number), 'customers');
+export const useProductOptions = () => toOptions<ProductItem>(useProductLookupQuery(), (r) => withCode(r.name, r.code), 'products');
+export const useProductCategoryOptions = () => toOptions<ProductCategoryItem>(useProductCategoryLookupQuery(), (r) => r.name, 'categories');
 /** Sub-categories, of one category when given. */
 export const useProductSubCategoryOptions = (categoryId?: number | null) =>
-  toOptions<ProductSubCategoryItem>(useProductSubCategoryLookupQuery() as LookupQuery<ProductSubCategoryItem>, (r) => (categoryId ? r.name : `${r.category?.name ?? ''} › ${r.name}`), 'sub-categories', (r) => !categoryId || r.category_id === categoryId);
-export const useSupplierOptions = () => toOptions<SupplierItem>(useSupplierLookupQuery() as LookupQuery<SupplierItem>, (r) => withCode(r.name, r.code), 'suppliers');
-export const useTerminalOptions = () => toOptions<TerminalItem>(useTerminalLookupQuery() as LookupQuery<TerminalItem>, (r) => withCode(r.name, r.terminal_code), 'terminals');
-export const useRegionOptions = () => toOptions<RegionItem>(useRegionLookupQuery() as LookupQuery<RegionItem>, (r) => withCode(r.name, r.code), 'regions');
-export const useYardOptions = () => toOptions<YardItem>(useYardLookupQuery() as LookupQuery<YardItem>, (r) => withCode(r.name, r.code), 'yards');
-export const useAssetTypeOptions = () => toOptions<AssetTypeItem>(useAssetTypeLookupQuery() as LookupQuery<AssetTypeItem>, (r) => r.name, 'asset types');
-export const useContactServiceOptions = () => toOptions<ContactServiceItem>(useContactServiceLookupQuery() as LookupQuery<ContactServiceItem>, (r) => r.name, 'services', (r) => r.is_active);
-export const useDriverOptions = () => toOptions<DriverItem>(useDriverLookupQuery() as LookupQuery<DriverItem>, (r) => r.name, 'drivers');
-export const useUserOptions = () => toOptions<UserItem>(useUserLookupQuery() as LookupQuery<UserItem>, (r) => `${r.name} (${r.email})`, 'users');
+  toOptions<ProductSubCategoryItem>(useProductSubCategoryLookupQuery(), (r) => (categoryId ? r.name : `${r.category?.name ?? ''} › ${r.name}`), 'sub-categories', (r) => !categoryId || r.category_id === categoryId);
+export const useSupplierOptions = () => toOptions<SupplierItem>(useSupplierLookupQuery(), (r) => withCode(r.name, r.code), 'suppliers');
+export const useTerminalOptions = () => toOptions<TerminalItem>(useTerminalLookupQuery(), (r) => withCode(r.name, r.terminal_code), 'terminals');
+export const useRegionOptions = () => toOptions<RegionItem>(useRegionLookupQuery(), (r) => withCode(r.name, r.code), 'regions');
+export const useYardOptions = () => toOptions<YardItem>(useYardLookupQuery(), (r) => withCode(r.name, r.code), 'yards');
+export const useAssetTypeOptions = () => toOptions<AssetTypeItem>(useAssetTypeLookupQuery(), (r) => r.name, 'asset types');
+export const useContactServiceOptions = () => toOptions<ContactServiceItem>(useContactServiceLookupQuery(), (r) => r.name, 'services', (r) => r.is_active);
+export const useDriverOptions = () => toOptions<DriverItem>(useDriverLookupQuery(), (r) => r.name, 'drivers');
+export const useUserOptions = () => toOptions<UserItem>(useUserLookupQuery(), (r) => `${r.name} (${r.email})`, 'users');
 /** The ship-tos of one customer (none until a customer is chosen). */
 export function useShipToOptions(customerId: number | null | undefined): OptionsResult {
   const q = useShipToLookupQuery(customerId ?? 0, { skip: !customerId });
-  return toOptions<ShipToItem>(customerId ? (q as LookupQuery<ShipToItem>) : { data: [], isLoading: false }, (r) => r.name, 'ship-tos');
+  return toOptions<ShipToItem>(customerId ? (q) : { data: [], isLoading: false }, (r) => r.name, 'ship-tos');
 }
 
 export function useRoleOptions(): { options: LookupOption[]; loading: boolean; error: string | null } {

@@ -44,3 +44,18 @@ export interface PageOf<T> {
   size: number;
   pages: number;
 }
+
+/** The paths that have method M. */
+export type PathWith<M extends Method> = {
+  [P in ApiPath]: [NonNullable<paths[P][M & keyof paths[P]]>] extends [never] ? never : P;
+}[ApiPath];
+
+/** '/api/city/cities/{id}' → '/city/cities/${string}': a path as the client writes it (base stripped, parameters filled). */
+type Filled<P extends string> = P extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${string}${Filled<Tail>}` : P;
+type Relative<P> = P extends `/api${infer R extends string}` ? Filled<R> : never;
+
+/**
+ * A path of the API relative to its base, that has method M: `ApiRoute<'get'>` accepts
+ * '/region' and `/state/states/${id}`, and a typo or a path without that method is a type error.
+ */
+export type ApiRoute<M extends Method> = Relative<PathWith<M>>;

@@ -1,6 +1,6 @@
 /** URL building for API calls: base, http→https rewrite, spec section 7's trailing-slash rule. */
 
-export const API_BASE: string = (import.meta.env.VITE_API_BASE as string | undefined) || '/api';
+export const API_BASE: string = (import.meta.env.VITE_API_BASE) || '/api';
 
 const LOCAL_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\]|::1)$/i;
 

@@ -2,9 +2,10 @@
  * Session tracking (spec section 4) through @sentry/react, loaded only when VITE_SENTRY_DSN is set.
  * Page type tag by first path segment; role tag from user_role; start retried after 1000 ms.
  */
+import type * as Sentry from '@sentry/react';
 import { readUserRole } from '../auth/role';
 
-type SentryModule = typeof import('@sentry/react');
+type SentryModule = typeof Sentry;
 
 export const TRACKING_RETRY_MS = 1000;
 export const TRACKING_ENVIRONMENT = 'dev';
@@ -54,12 +55,12 @@ export function startWithRetry(
   }
 }
 
-export async function initTracking(dsn: string | undefined = import.meta.env.VITE_SENTRY_DSN as string | undefined): Promise<void> {
+export async function initTracking(dsn: string | undefined = import.meta.env.VITE_SENTRY_DSN): Promise<void> {
   if (!dsn) return;
   const mod = await import('@sentry/react');
   mod.init({
     dsn,
-    environment: (import.meta.env.VITE_SENTRY_ENVIRONMENT as string | undefined) || TRACKING_ENVIRONMENT,
+    environment: (import.meta.env.VITE_SENTRY_ENVIRONMENT) || TRACKING_ENVIRONMENT,
     integrations: [mod.browserTracingIntegration()],
     tracesSampleRate: 0.1,
   });

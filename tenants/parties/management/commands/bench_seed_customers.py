@@ -153,7 +153,7 @@ WITH w AS (
 INSERT INTO parties_customer (
   name, account_number, status, company_type_id, address_one, address_two, state_id, city_id, zip_code,
   phone, email, payment_term_id, payment_method_id, tax_exempt, tax_exempt_certificate, credit_limit,
-  notes, customer_pricing_type, created_at, updated_at)
+  notes, customer_pricing_type, external_id, sync_state, last_sync_error, created_at, updated_at)
 SELECT
   s.prefix || ' ' || s.trade || CASE WHEN s.form = '' THEN '' ELSE ' ' || s.form END,
   'C' || lpad(s.g::text, 6, '0'),
@@ -176,7 +176,7 @@ SELECT
   CASE WHEN s.pct %% 10 = 3 THEN 'EX-' || (10000 + s.r %% 90000)::text ELSE '' END,
   (ARRAY[5000, 10000, 25000, 50000, 100000, 250000])[1 + (s.r / 13) %% 6],
   CASE WHEN s.pct %% 7 = 0 THEN 'Call ahead before delivery.' ELSE '' END,
-  'standard',
+  'standard', '', 'not_synced', '',
   now() - ((s.r %% 3650) || ' days')::interval,
   now() - ((s.r %% 30) || ' days')::interval
 FROM s, w

@@ -1,0 +1,122 @@
+"""The state machine kit shared by every document workflow (sales order, purchase order, bill,
+invoice): a transition table, a guarded move under a row lock, and a hook that records each move.
+
+A workflow module declares its `Machine` (the table) and one service function per action, each
+calling `transition(...)`. The move locks the document's row (`SELECT … FOR UPDATE`) and re-reads its
+status, so of two concurrent moves on one document the second sees the first's result and gets a 409
+naming the current status and the moves allowed now. Payloads carry `machine.allowed(status)`, so a
+client never copies the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from django.db import models, transaction
+
+from core.errors import ApiError
+
+
+@dataclass(frozen=True)
+class Move:
+    action: str  # e.g. "verify"
+    sources: frozenset[str]  # statuses it may start from
+    target: str  # the status it ends in (may equal a source: a move that records without changing)
+    label: str = ""  # what a button says, e.g. "Verify"
+    error: str = ""  # the sentence of a refused move, e.g. "Error verifying sales order"
+
+
+def move(action: str, sources: Iterable[str], target: str, label: str = "", error: str = "") -> Move:
+    return Move(action, frozenset(sources), target, label or action.replace("_", " ").capitalize(), error)
+
+
+# record(obj, move, from_status, to_status, by, details): stores one move of the document's timeline.
+Recorder = Callable[[Any, Move, str, str, Any, dict[str, Any]], None]
+
+
+@dataclass
+class Machine:
+    """A workflow's transition table. `statuses` in their natural order (for boards and docs)."""
+
+    name: str  # "sales order": used in messages
+    statuses: Sequence[str]
+    moves: Sequence[Move]
+    status_field: str = "status"
+    record: Recorder | None = None
+    _by_action: dict[str, Move] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for m in self.moves:
+            if m.action in self._by_action:
+                raise ValueError(f"duplicate action {m.action!r} in the {self.name} workflow")
+            unknown = (m.sources | {m.target}) - set(self.statuses)
+            if unknown:
+                raise ValueError(f"{m.action}: unknown statuses {sorted(unknown)}")
+            self._by_action[m.action] = m
+
+    def get(self, action: str) -> Move:
+        return self._by_action[action]
+
+    def allowed(self, status: str) -> list[Move]:
+        return [m for m in self.moves if status in m.sources]
+
+    def allowed_actions(self, status: str) -> list[dict[str, str]]:
+        """The moves open from `status`, as payloads carry them."""
+        return [{"action": m.action, "to": m.target, "label": m.label} for m in self.allowed(status)]
+
+    def action_to(self, status: str, target: str) -> Move | None:
+        """The move that takes a document from `status` to `target` (a board's drop), if any."""
+        return next((m for m in self.allowed(status) if m.target == target), None)
+
+    def refusal(self, move: Move, status: str) -> ApiError:
+        allowed = self.allowed(status)
+        moves = ", ".join(f"{m.action} (→ {m.target})" for m in allowed) or "none"
+        head = move.error or f"Cannot {move.action.replace('_', ' ')} this {self.name}"
+        detail = f"{head}: the {self.name} is {status.replace('_', ' ')}; allowed now: {moves}."
+        return ApiError(
+            409,
+            detail,
+            current_status=status,
+            allowed_actions=self.allowed_actions(status),
+        )
+
+
+M = TypeVar("M", bound=models.Model)
+
+
+def locked(obj: M) -> M:
+    """The same row, re-read under a row lock (must be inside a transaction)."""
+    return type(obj)._default_manager.select_for_update().get(pk=obj.pk)
+
+
+def transition(
+    obj: M,
+    action: str,
+    *,
+    machine: Machine,
+    by: Any = None,
+    check: Callable[[M], dict[str, Any] | None] | None = None,
+    apply: Callable[[M], None] | None = None,
+    details: dict[str, Any] | None = None,
+) -> M:
+    """Move `obj` by `action`: lock its row, check the move is open from its current status, run
+    `check` (may raise; may answer details to record), `apply` (changes beyond the status), save, and
+    record the move. Returns the locked, saved object. Runs in (or opens) a transaction."""
+    mv = machine.get(action)
+    with transaction.atomic():
+        current = locked(obj)
+        status = getattr(current, machine.status_field)
+        if status not in mv.sources:
+            raise machine.refusal(mv, status)
+        recorded = dict(details or {})
+        if check is not None:
+            recorded.update(check(current) or {})
+        if apply is not None:
+            apply(current)
+        setattr(current, machine.status_field, mv.target)
+        current.save()
+        if machine.record is not None:
+            machine.record(current, mv, status, mv.target, by, recorded)
+    return current

@@ -1,0 +1,132 @@
+// Price quotes end to end (issue 12, parts 4 and 5): compose a quote request on /price-quotes, the
+// suppliers' answers arrive (recorded through the API here: the e2e server runs no worker, so the
+// IMAP inbox path is covered by tenants/inbox/tests against a real dovecot), compare them against
+// today's rack and accept the lowest into buying prices; the inbox screen's mailbox settings say why
+// a connection fails. Desktop and phone shots.
+//   E2E_BASE_URL (default http://127.0.0.1:8000); the server is started when none answers.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ensureServer } from './server.mjs';
+import { BASE_URL, DEMO, DESKTOP, PHONE, apiLogin, launch, openPage, shot, unique, useSession } from './lib.mjs';
+
+let server;
+let browser;
+let admin;
+
+before(async () => {
+  server = await ensureServer();
+  browser = await launch();
+  admin = await apiLogin(DEMO.admin);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api(path, init = {}) {
+  const r = await fetch(`${BASE_URL}/api${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+  });
+  return { status: r.status, body: await r.json() };
+}
+
+async function created(path, body) {
+  const r = await api(path, { method: 'POST', body: JSON.stringify(body) });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body.data;
+}
+
+async function pick(page, testId, text) {
+  const box = page.getByTestId(testId).getByRole('combobox');
+  await box.click();
+  await box.fill(text);
+  await page.getByRole('option', { name: new RegExp(text, 'i') }).first().click();
+}
+
+describe('FuelDesk price quotes', { concurrency: false }, () => {
+  test('compose a request, compare the answers, accept the lowest into buying prices', async () => {
+    const tag = unique('Q').slice(-8).toUpperCase();
+    const day = new Date().toLocaleDateString('en-CA');
+    const product = await created('/product/products', { name: `Dyed Diesel ${tag}`, code: `DD${tag}`, sold_as: 'gallon' });
+    const terminal = await created('/terminal', { name: `Baytown ${tag}`, terminal_code: `T-${tag}` });
+    const gulf = await created('/supplier', { name: `Gulf ${tag}`, email: `gulf-${tag.toLowerCase()}@supplier.test` });
+    const bayou = await created('/supplier', { name: `Bayou ${tag}`, email: `bayou-${tag.toLowerCase()}@supplier.test` });
+    // Today's rack at that terminal: Gulf's buying price.
+    await created('/buying-price', { supplier_id: gulf.id, terminal_id: terminal.id, product_id: product.id, price: '2.5000', effective_from: day });
+
+    const { page } = await openPage(browser, { viewport: DESKTOP, allow: ['404', '409', '422'] });
+    await useSession(page, admin, '/price-quotes');
+    await page.getByRole('heading', { level: 1, name: 'Price Quotes' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'New quote request' }).click();
+    const dialog = page.getByRole('dialog');
+    await pick(page, 'quote-products', `Dyed Diesel ${tag}`);
+    await pick(page, 'quote-terminals', `Baytown ${tag}`);
+    await pick(page, 'quote-suppliers', `Gulf ${tag}`);
+    await pick(page, 'quote-suppliers', `Bayou ${tag}`);
+    await dialog.getByLabel('Quantity (gallons)').fill('7500');
+    await shot(page, 'quotes-compose-desktop');
+    await dialog.getByRole('button', { name: 'Send request' }).click();
+    const heading = page.getByRole('heading', { level: 1, name: /^Quote request QR-/ });
+    await heading.waitFor({ timeout: 20_000 });
+    const number = (await heading.textContent()).replace('Quote request ', '').trim();
+    const requestId = Number(page.url().split('/').pop());
+    assert.ok(requestId > 0);
+    await page.getByText('No quote yet').waitFor();
+
+    // The two suppliers answer (what verifying their reply emails in the inbox makes).
+    for (const [supplier, price] of [[gulf, '2.4810'], [bayou, '2.4630']]) {
+      await created(`/price-quote/requests/${requestId}/quotes`, {
+        supplier_id: supplier.id,
+        lines: [{ product_id: product.id, terminal_id: terminal.id, price }],
+      });
+    }
+    await page.reload();
+    const bayouCell = page.getByTestId(`cell-${terminal.id}-${product.id}-${bayou.id}`);
+    await bayouCell.getByText('2.4630').waitFor({ timeout: 20_000 });
+    assert.equal(await bayouCell.getByText('Lowest').count(), 1);
+    assert.equal(await page.getByTestId(`cell-${terminal.id}-${product.id}-${gulf.id}`).getByText('Lowest').count(), 0);
+    await bayouCell.getByText('−0.0370 vs rack').waitFor();
+    await shot(page, 'quotes-compare-desktop');
+
+    await bayouCell.getByRole('button', { name: 'Accept' }).click();
+    await page.getByText(`Buying price saved: Dyed Diesel ${tag} at Baytown ${tag}, 2.4630`).waitFor({ timeout: 15_000 });
+    await bayouCell.getByText('Accepted').waitFor();
+    const prices = await api(`/buying-price?page=1&size=100&supplier_id=${bayou.id}`);
+    const rows = (prices.body.data?.items ?? []).filter((r) => (r.supplier?.id ?? r.supplier_id) === bayou.id);
+    assert.equal(rows.length, 1, JSON.stringify(prices.body).slice(0, 400));
+    assert.equal(Number(rows[0].price), 2.463);
+
+    // The list shows the request with its two quotes; the phone layout holds.
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await bayouCell.getByText('Accepted').waitFor({ timeout: 20_000 });
+    await shot(page, 'quotes-compare-phone');
+    await page.goto('/price-quotes');
+    await page.getByRole('cell', { name: number }).waitFor({ timeout: 20_000 });
+    await shot(page, 'quotes-list-phone');
+  });
+
+  test('the inbox screen: mailbox settings say why the connection fails', async () => {
+    const { page } = await openPage(browser, { viewport: DESKTOP, allow: ['404', '409', '422'] });
+    await useSession(page, admin, '/email/inbox');
+    await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Set up mailbox', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('IMAP server').fill('127.0.0.1');
+    await page.getByRole('combobox', { name: 'Security' }).click();
+    await page.getByRole('option', { name: /None/ }).click();
+    await dialog.getByLabel('Port').fill('9');
+    await dialog.getByLabel('User name').fill('ap@demo.test');
+    await dialog.getByLabel('Password').fill('not-a-real-password');
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    const result = page.getByTestId('mailbox-test-result');
+    await result.waitFor({ timeout: 40_000 });
+    assert.match(await result.textContent(), /Cannot reach the mail server 127\.0\.0\.1:9/);
+    await shot(page, 'inbox-settings-desktop');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.setViewportSize(PHONE);
+    await shot(page, 'inbox-phone');
+  });
+});

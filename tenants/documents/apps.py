@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class DocumentsConfig(AppConfig):
+    name = "tenants.documents"
+    label = "documents"
+    verbose_name = "Documents and templates"

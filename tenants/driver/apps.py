@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DriverConfig(AppConfig):
+    name = "tenants.driver"
+    label = "driver"

@@ -1,0 +1,425 @@
+"""Purchase orders (`/api/purchase-order`), their receipts and workflow; bills (`/api/bill`) with the
+three-way match, approval and its override; the match tolerances and suppliers' payment terms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.envelope import Envelope, Message, Page, ok
+from core.errors import ApiError
+from core.listing import ListSpec, apply_list, paginate
+from core.permissions import denial_message, perm, register_resource
+from django.http import HttpRequest
+from django.utils import timezone
+from ninja import Query, Router
+
+from tenants.purchasing import bill_workflow, matching, po_workflow, selectors, services
+from tenants.purchasing.models import Bill, PurchaseOrder, Receipt
+from tenants.purchasing.schemas import (
+    BillApproveIn,
+    BillIn,
+    BillMatchOut,
+    BillOut,
+    BillQuery,
+    BillRow,
+    BillUpdate,
+    BillVoidIn,
+    DefaultCostOut,
+    DefaultCostQuery,
+    MatchSettingsIn,
+    MatchSettingsOut,
+    POActionIn,
+    PurchaseOrderIn,
+    PurchaseOrderOut,
+    PurchaseOrderQuery,
+    PurchaseOrderRow,
+    PurchaseOrderUpdate,
+    ReceiptIn,
+    SupplierTermIn,
+    SupplierTermOut,
+)
+
+router = Router(tags=["purchase-order"])
+bill_router = Router(tags=["bill"])
+
+register_resource("purchase_order", "Purchase orders", ("view", "add", "change", "delete", "receive"))
+register_resource("bill", "Bills", ("view", "add", "change", "delete", "approve", "pay", "override_match"))
+
+PO_DEFAULT_SIZE = 10
+BILL_DEFAULT_SIZE = 25
+PO_LIST_SPEC = ListSpec(
+    search=("number", "reference", "supplier__name", "terminal__name"),
+    sort={
+        "order_date": "order_date",
+        "number": "number",
+        "status": "status",
+        "total": "total",
+        "supplier_name": "supplier__name",
+        "terminal_name": "terminal__name",
+        "created_at": "created_at",
+        "id": "id",
+    },
+    filters={
+        "number": ("number", "str"),
+        "status": ("status", "str"),
+        "supplier_name": ("supplier__name", "str"),
+        "terminal_name": ("terminal__name", "str"),
+        "order_date": ("order_date", "date"),
+        "total": ("total", "decimal"),
+    },
+    default_sort="-order_date",
+)
+BILL_LIST_SPEC = ListSpec(
+    search=("bill_number", "supplier__name", "purchase_order__number"),
+    sort={
+        "bill_date": "bill_date",
+        "due_date": "due_date",
+        "bill_number": "bill_number",
+        "status": "status",
+        "total": "total",
+        "supplier_name": "supplier__name",
+        "created_at": "created_at",
+        "id": "id",
+    },
+    filters={
+        "bill_number": ("bill_number", "str"),
+        "status": ("status", "str"),
+        "match_status": ("match_status", "str"),
+        "supplier_name": ("supplier__name", "str"),
+        "bill_date": ("bill_date", "date"),
+        "due_date": ("due_date", "date"),
+        "total": ("total", "decimal"),
+    },
+    default_sort="-bill_date",
+)
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.auth  # type: ignore[attr-defined]
+
+
+def _require(request: HttpRequest, code: str) -> None:
+    if not _user(request).has_perm(code):
+        raise ApiError(403, denial_message(code))
+
+
+def _po(po_id: int) -> PurchaseOrder:
+    po = selectors.get_purchase_order(po_id)
+    if po is None:
+        raise ApiError(404, "Purchase order not found")
+    return po
+
+
+def _bill(bill_id: int) -> Bill:
+    bill = selectors.get_bill(bill_id)
+    if bill is None:
+        raise ApiError(404, "Bill not found")
+    return bill
+
+
+# --- purchase orders -------------------------------------------------------------------------------
+@router.get(
+    "",
+    response=Envelope[Page[PurchaseOrderRow]],
+    auth=perm("purchase_order.view"),
+    summary="List purchase orders",
+    description="Page size 10. Filters: status (one or several, comma-separated), supplier, terminal, "
+    "order date range; search over number, reference, supplier and terminal names.",
+)
+def list_purchase_orders(request: HttpRequest, params: Query[PurchaseOrderQuery]) -> Any:
+    qs = apply_list(
+        selectors.filter_purchase_orders(selectors.purchase_orders(), params), params, PO_LIST_SPEC
+    )
+    return ok(paginate(qs, params, PO_DEFAULT_SIZE), "Purchase orders retrieved successfully")
+
+
+@router.post(
+    "",
+    response={201: Envelope[PurchaseOrderOut]},
+    auth=perm("purchase_order.add"),
+    summary="Create a purchase order (draft)",
+    description="A line without `unit_cost` gets the supplier's buying price in force on the order date.",
+)
+def create_purchase_order(request: HttpRequest, payload: PurchaseOrderIn) -> Any:
+    po = services.create_purchase_order(payload.dict(), by=_user(request))
+    return ok(_po(po.pk), f"Purchase order {po.number} created successfully", status=201)
+
+
+@router.get(
+    "/default-cost",
+    response=Envelope[DefaultCostOut],
+    auth=perm("purchase_order.view"),
+    summary="The default unit cost of a product on a purchase order (the buying price in force)",
+)
+def default_cost(request: HttpRequest, params: Query[DefaultCostQuery]) -> Any:
+    cost, bp_id = services.default_unit_cost(
+        supplier_id=params.supplier_id,
+        terminal_id=params.terminal_id,
+        product_id=params.product_id,
+        on=params.order_date or timezone.localdate(),
+    )
+    detail = (
+        "" if cost is not None else "No buying price in force for this supplier and product on that date."
+    )
+    data = {"product_id": params.product_id, "unit_cost": cost, "buying_price_id": bp_id, "detail": detail}
+    return ok(data, "Default unit cost retrieved successfully")
+
+
+@router.get(
+    "/{int:id}",
+    response=Envelope[PurchaseOrderOut],
+    auth=perm("purchase_order.view"),
+    summary="Get a purchase order with its lines, receipts, bills and timeline",
+)
+def get_purchase_order(request: HttpRequest, id: int) -> Any:
+    return ok(_po(id), "Purchase order retrieved successfully")
+
+
+@router.put(
+    "/{int:id}",
+    response=Envelope[PurchaseOrderOut],
+    auth=perm("purchase_order.change"),
+    summary="Update a purchase order",
+    description="Only what is sent changes; `lines`, when sent, is the full list. Supplier, terminal, "
+    "date and lines change in draft only.",
+)
+def update_purchase_order(request: HttpRequest, id: int, payload: PurchaseOrderUpdate) -> Any:
+    po = services.update_purchase_order(_po(id), payload.dict(exclude_unset=True))
+    return ok(_po(po.pk), "Purchase order updated successfully")
+
+
+@router.delete(
+    "/{int:id}",
+    response=Message,
+    auth=perm("purchase_order.delete"),
+    summary="Delete a draft or cancelled purchase order",
+)
+def delete_purchase_order(request: HttpRequest, id: int) -> Any:
+    services.delete_purchase_order(_po(id))
+    return ok(None, "Purchase order deleted successfully")
+
+
+def _po_action(action: str) -> None:
+    label = po_workflow.MACHINE.get(action).label
+
+    def handler(request: HttpRequest, id: int, payload: POActionIn | None = None) -> Any:
+        po = _po(id)
+        if action == "cancel":
+            po = po_workflow.cancel(po, by=_user(request), reason=(payload.reason if payload else ""))
+        else:
+            po = po_workflow.ACTIONS[action](po, by=_user(request))
+        status = PurchaseOrder.Status(po.status).label.lower()
+        return ok(_po(po.pk), f"Purchase order {po.number} is now {status}")
+
+    handler.__name__ = f"{action}_purchase_order"
+    router.post(
+        f"/{{int:id}}/{action}",
+        response=Envelope[PurchaseOrderOut],
+        auth=perm("purchase_order.change"),
+        summary=f"{label} (purchase order workflow)",
+        description="A move the workflow does not allow is a 409 naming the current status and the moves "
+        "allowed now.",
+    )(handler)
+
+
+for _action in po_workflow.USER_ACTIONS:
+    _po_action(_action)
+
+
+@router.post(
+    "/{int:id}/receipts",
+    response={201: Envelope[PurchaseOrderOut]},
+    auth=perm("purchase_order.receive"),
+    summary="Receive: record a receipt (bill of lading, gross/net quantities per line)",
+    description="From ordered (or again while received: several lifts). The order becomes received.",
+)
+def add_receipt(request: HttpRequest, id: int, payload: ReceiptIn) -> Any:
+    po, receipt = po_workflow.receive(
+        _po(id),
+        bol_number=payload.bol_number,
+        received_on=payload.received_on,
+        notes=payload.notes,
+        lines=[(ln.line_id, ln.gross_quantity, ln.net_quantity) for ln in payload.lines],
+        by=_user(request),
+    )
+    return ok(_po(po.pk), f"Receipt {receipt.bol_number} recorded successfully", status=201)
+
+
+@router.delete(
+    "/{int:id}/receipts/{int:receipt_id}",
+    response=Envelope[PurchaseOrderOut],
+    auth=perm("purchase_order.receive"),
+    summary="Remove a receipt (while the order is received, before it is billed)",
+)
+def delete_receipt(request: HttpRequest, id: int, receipt_id: int) -> Any:
+    po = _po(id)
+    receipt = Receipt.objects.filter(pk=receipt_id, purchase_order=po).first()
+    if receipt is None:
+        raise ApiError(404, "Receipt not found")
+    po_workflow.remove_receipt(po, receipt, by=_user(request))
+    return ok(_po(po.pk), "Receipt removed successfully")
+
+
+# --- bills -----------------------------------------------------------------------------------------
+@bill_router.get(
+    "",
+    response=Envelope[Page[BillRow]],
+    auth=perm("bill.view"),
+    summary="List bills",
+    description="Page size 25. Filters: status, supplier, purchase order, match status, bill date range, due "
+    "by; search over bill number, supplier name and purchase order number.",
+)
+def list_bills(request: HttpRequest, params: Query[BillQuery]) -> Any:
+    qs = apply_list(selectors.filter_bills(selectors.bills(), params), params, BILL_LIST_SPEC)
+    return ok(paginate(qs, params, BILL_DEFAULT_SIZE), "Bills retrieved successfully")
+
+
+@bill_router.post(
+    "",
+    response={201: Envelope[BillOut]},
+    auth=perm("bill.add"),
+    summary="Enter a bill (draft)",
+    description="Due date: bill date + the supplier's payment term when left out. Lines on a bill with a "
+    "purchase order are matched to the order's line of the same product when not named.",
+)
+def create_bill(request: HttpRequest, payload: BillIn) -> Any:
+    bill = services.create_bill(payload.dict(), by=_user(request))
+    return ok(_bill(bill.pk), f"Bill {bill.bill_number} created successfully", status=201)
+
+
+@bill_router.get(
+    "/match-settings",
+    response=Envelope[MatchSettingsOut],
+    auth=perm("bill.view"),
+    summary="The company's three-way match tolerances",
+)
+def get_match_settings(request: HttpRequest) -> Any:
+    return ok(matching.tolerances(), "Match tolerances retrieved successfully")
+
+
+@bill_router.put(
+    "/match-settings",
+    response=Envelope[MatchSettingsOut],
+    auth=perm("bill.override_match"),
+    summary="Set the company's three-way match tolerances (who may override the match may set them)",
+)
+def save_match_settings(request: HttpRequest, payload: MatchSettingsIn) -> Any:
+    services.save_match_settings(payload.dict())
+    return ok(matching.tolerances(), "Match tolerances saved successfully")
+
+
+@bill_router.get(
+    "/supplier-terms/{int:supplier_id}",
+    response=Envelope[SupplierTermOut],
+    auth=perm("bill.view"),
+    summary="The payment term a supplier bills on (its own, else the company's default)",
+)
+def get_supplier_term(request: HttpRequest, supplier_id: int) -> Any:
+    from tenants.parties.models import Supplier
+
+    supplier = Supplier.objects.filter(pk=supplier_id).only("name").first()
+    if supplier is None:
+        raise ApiError(404, "Supplier not found")
+    term = services.supplier_payment_term(supplier_id)
+    data = {
+        "supplier_id": supplier_id,
+        "supplier_name": supplier.name,
+        "payment_term_id": term.pk if term else None,
+        "payment_term_name": term.name if term else "Net 30 (no term set)",
+        "net_days": term.net_days if term else services.DEFAULT_NET_DAYS,
+    }
+    return ok(data, "Supplier payment term retrieved successfully")
+
+
+@bill_router.put(
+    "/supplier-terms/{int:supplier_id}",
+    response=Envelope[SupplierTermOut],
+    auth=perm("bill.change"),
+    summary="Set the payment term a supplier bills on",
+)
+def set_supplier_term(request: HttpRequest, supplier_id: int, payload: SupplierTermIn) -> Any:
+    services.set_supplier_term(supplier_id=supplier_id, payment_term_id=payload.payment_term_id)
+    return get_supplier_term(request, supplier_id)
+
+
+@bill_router.get(
+    "/{int:id}",
+    response=Envelope[BillOut],
+    auth=perm("bill.view"),
+    summary="Get a bill with its lines, charges, three-way match and timeline",
+)
+def get_bill(request: HttpRequest, id: int) -> Any:
+    return ok(_bill(id), "Bill retrieved successfully")
+
+
+@bill_router.get(
+    "/{int:id}/match",
+    response=Envelope[BillMatchOut],
+    auth=perm("bill.view"),
+    summary="The three-way match of a bill (per line: quantity and price variances, tolerances)",
+)
+def bill_match(request: HttpRequest, id: int) -> Any:
+    return ok(matching.match_bill(_bill(id)), "Bill match retrieved successfully")
+
+
+@bill_router.put(
+    "/{int:id}",
+    response=Envelope[BillOut],
+    auth=perm("bill.change"),
+    summary="Update a draft bill",
+    description="Only what is sent changes; `lines` and `charges`, when sent, are the full lists.",
+)
+def update_bill(request: HttpRequest, id: int, payload: BillUpdate) -> Any:
+    bill = services.update_bill(_bill(id), payload.dict(exclude_unset=True))
+    return ok(_bill(bill.pk), "Bill updated successfully")
+
+
+@bill_router.delete("/{int:id}", response=Message, auth=perm("bill.delete"), summary="Delete a draft bill")
+def delete_bill(request: HttpRequest, id: int) -> Any:
+    services.delete_bill(_bill(id))
+    return ok(None, "Bill deleted successfully")
+
+
+@bill_router.post(
+    "/{int:id}/approve",
+    response=Envelope[BillOut],
+    auth=perm("bill.approve"),
+    summary="Approve a bill",
+    description="A bill out of tolerance is refused (409 naming the lines) unless `override` is true and the "
+    "user holds `bill.override_match` (403 otherwise).",
+)
+def approve_bill(request: HttpRequest, id: int, payload: BillApproveIn | None = None) -> Any:
+    body = payload or BillApproveIn(override=False, reason="")
+    bill = bill_workflow.approve(_bill(id), by=_user(request), override=body.override, reason=body.reason)
+    return ok(_bill(bill.pk), f"Bill {bill.bill_number} approved successfully")
+
+
+@bill_router.post(
+    "/{int:id}/unapprove",
+    response=Envelope[BillOut],
+    auth=perm("bill.approve"),
+    summary="Take an approved bill back to draft",
+)
+def unapprove_bill(request: HttpRequest, id: int) -> Any:
+    bill = bill_workflow.unapprove(_bill(id), by=_user(request))
+    return ok(_bill(bill.pk), f"Bill {bill.bill_number} is back to draft")
+
+
+@bill_router.post(
+    "/{int:id}/pay", response=Envelope[BillOut], auth=perm("bill.pay"), summary="Mark an approved bill paid"
+)
+def pay_bill(request: HttpRequest, id: int) -> Any:
+    bill = bill_workflow.pay(_bill(id), by=_user(request))
+    return ok(_bill(bill.pk), f"Bill {bill.bill_number} marked paid")
+
+
+@bill_router.post(
+    "/{int:id}/void", response=Envelope[BillOut], auth=perm("bill.change"), summary="Void a bill"
+)
+def void_bill(request: HttpRequest, id: int, payload: BillVoidIn | None = None) -> Any:
+    reason = payload.reason if payload else ""
+    bill = bill_workflow.void(_bill(id), by=_user(request), reason=reason)
+    return ok(_bill(bill.pk), f"Bill {bill.bill_number} voided")
+
+
+routes = [("/purchase-order", router), ("/bill", bill_router)]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SequencesConfig(AppConfig):
+    name = "tenants.sequences"
+    label = "sequences"

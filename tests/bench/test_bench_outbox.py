@@ -1,0 +1,144 @@
+"""1,000 emails through the outbox: a real Dramatiq worker (1 process, 4 threads) delivers them to
+an aiosmtpd server on loopback. Records the throughput and checks that none is duplicated."""
+
+import collections
+import os
+import signal
+import threading
+import time
+import uuid
+
+from aiosmtpd.controller import Controller
+from django.conf import settings
+from django.db import connection
+
+TOTAL = 1000
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
+        from email import message_from_bytes
+
+        with self.lock:
+            self.ids.append(str(message_from_bytes(envelope.content)["Message-ID"]))
+        return "250 OK"
+
+
+def test_outbox_throughput(committed, record, monkeypatch):
+    from dramatiq import Message
+    from dramatiq.brokers.redis import RedisBroker
+    from tenancy.services import provision_tenant
+
+    from tenants.mail import services
+    from tenants.mail.models import SentEmail
+    from tenants.mail.tests.smtp import free_port
+    from tenants.mail.tests.test_worker_crash import ROOT, database_url
+
+    tenant, _ = provision_tenant(
+        company_name=f"Outbox bench {uuid.uuid4().hex[:6]}",
+        admin_email=f"bench-{uuid.uuid4().hex[:6]}@outbox.bench",
+        admin_name="Bench",
+        admin_password="Bench-pass-2026",
+        use_pool=False,
+    )
+    namespace = f"fdbench-{uuid.uuid4().hex[:8]}"
+    broker = RedisBroker(url=settings.DRAMATIQ_BROKER_URL, namespace=namespace)
+    monkeypatch.setattr(
+        services,
+        "enqueue",
+        lambda schema, jobs: [
+            broker.enqueue(
+                Message(
+                    queue_name="email",
+                    actor_name="send_email",
+                    args=(),
+                    kwargs=j,
+                    options={"tenant_schema": schema},
+                )
+            )
+            for j in jobs
+        ],
+    )
+    counter = Counter()
+    port = free_port()
+    controller = Controller(counter, hostname="127.0.0.1", port=port)
+    controller.start()
+    connection.set_tenant(tenant)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
+        "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
+        "DATABASE_URL": database_url(settings.DATABASES["default"]),
+        "DRAMATIQ_NAMESPACE": namespace,
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(port),
+        "LOG_LEVEL": "WARNING",
+    }
+    import subprocess
+    import sys
+
+    worker = None
+    try:
+        t0 = time.perf_counter()
+        rows = services.queue_email(
+            recipients=[f"c{i}@outbox.bench" for i in range(TOTAL)],
+            subject="Bench",
+            body="x" * 2000,
+            category="invoice",
+            parent_id=1,
+        )
+        queued_s = time.perf_counter() - t0
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "dramatiq",
+                "fueldesk.tasks",
+                "--processes",
+                "1",
+                "--threads",
+                "4",
+                "--queues",
+                "email",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        while not counter.ids:
+            time.sleep(0.05)
+        t1 = time.perf_counter()
+        ids = [r.pk for r in rows]
+        while (
+            SentEmail.objects.filter(pk__in=ids, status="sent").count() < TOTAL
+            and time.perf_counter() - t1 < 600
+        ):
+            time.sleep(0.2)
+        seconds = time.perf_counter() - t1
+        counts = collections.Counter(counter.ids)
+        result = {
+            "emails": TOTAL,
+            "queue_seconds": round(queued_s, 2),
+            "send_seconds": round(seconds, 1),
+            "emails_per_second": round(TOTAL / seconds, 1),
+            "received": len(counter.ids),
+            "duplicates": sum(n - 1 for n in counts.values() if n > 1),
+            "worker": "1 process × 4 threads",
+        }
+        record["outbox"] = result
+        print(f"\noutbox: {result}")
+        assert result["received"] == TOTAL and result["duplicates"] == 0
+    finally:
+        if worker is not None and worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+        controller.stop()
+        connection.set_schema_to_public()
+        for key in broker.client.keys(f"{namespace}*"):
+            broker.client.delete(key)

@@ -52,15 +52,42 @@ export async function shot(page, name) {
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core in the page; returns the serious and critical violations. */
-export async function axe(page, { exclude = [] } = {}) {
-  await page.addScriptTag({ content: AXE_SOURCE });
+/** Waits (up to 2 s) for the page's running CSS transitions and animations (menus fading out, toasts
+ * sliding in) to finish: axe measures colours as painted, and a half-transparent element mid-fade is a
+ * false contrast failure. Infinite animations (spinners) are left running. */
+export async function settleAnimations(page) {
+  await page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => undefined))), new Promise((r) => setTimeout(r, 2000))]);
+  });
+}
+
+async function axeOnce(page, exclude) {
+  await settleAnimations(page);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
   const result = await page.evaluate(async (excl) => {
     // eslint-disable-next-line no-undef
     const r = await window.axe.run({ exclude: excl.map((s) => [s]) }, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
   }, exclude);
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Runs axe-core in the page; returns the serious and critical violations. A violation is reported only
+ * when a second pass, a moment later, finds it on the same element: a real defect stays, a transient
+ * one (an animation that started after the first settle) goes. */
+export async function axe(page, { exclude = [] } = {}) {
+  const first = await axeOnce(page, exclude);
+  if (first.length === 0) return first;
+  await page.waitForTimeout(400);
+  const second = await axeOnce(page, exclude);
+  const key = (v, n) => `${v.id} ${n}`;
+  const seen = new Set(first.flatMap((v) => v.nodes.map((n) => key(v, n))));
+  return second
+    .map((v) => ({ ...v, nodes: v.nodes.filter((n) => seen.has(key(v, n))) }))
+    .filter((v) => v.nodes.length > 0);
 }
 
 export async function serverUp(url = BASE_URL) {

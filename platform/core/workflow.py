@@ -10,13 +10,16 @@ client never copies the table.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from django.db import models, transaction
+from ninja import Schema
 
 from core.errors import ApiError
+from core.models import WorkflowEvent, actor_name
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,60 @@ def move(action: str, sources: Iterable[str], target: str, label: str = "", erro
 
 # record(obj, move, from_status, to_status, by, details): stores one move of the document's timeline.
 Recorder = Callable[[Any, Move, str, str, Any, dict[str, Any]], None]
+
+
+class WorkflowEventOut(Schema):
+    """A row of a document's timeline, as every workflow's payload shows it."""
+
+    id: int
+    action: str
+    from_status: str
+    to_status: str
+    by_id: int | None
+    by_name: str
+    at: dt.datetime
+    details: dict[str, Any]
+
+
+def record_event(
+    model: type[WorkflowEvent],
+    document: Any,
+    *,
+    action: str,
+    from_status: str,
+    to_status: str,
+    by: Any,
+    details: dict[str, Any],
+) -> WorkflowEvent:
+    """Store one row of a document's timeline (also for the moves outside the table, e.g. "create")."""
+    return model.objects.create(
+        **{model.document_field: document},
+        action=action,
+        from_status=from_status,
+        to_status=to_status,
+        by=by if getattr(by, "pk", None) else None,
+        by_name=actor_name(by),
+        details=details,
+    )
+
+
+def event_recorder(model: type[WorkflowEvent]) -> Recorder:
+    """The `Machine.record` hook that writes each move into `model` (a `WorkflowEvent` subclass)."""
+
+    def record(
+        document: Any, mv: Move, from_status: str, to_status: str, by: Any, details: dict[str, Any]
+    ) -> None:
+        record_event(
+            model,
+            document,
+            action=mv.action,
+            from_status=from_status,
+            to_status=to_status,
+            by=by,
+            details=details,
+        )
+
+    return record
 
 
 @dataclass

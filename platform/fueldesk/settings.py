@@ -113,6 +113,8 @@ INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_
 
 TENANT_MODEL = "tenancy.Tenant"
 TENANT_DOMAIN_MODEL = "tenancy.Domain"
+# The company's staff user (not Django's auth user): kit models name it through this setting.
+USER_MODEL = "accounts.User"
 # New tenants are cloned from this migrated, row-less schema instead of running every migration.
 TENANT_BASE_SCHEMA = "tenant_template"
 TENANT_CREATION_FAKES_MIGRATIONS = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from core.models import Timestamped
+from core.models import Timestamped, WorkflowEvent
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -143,27 +143,16 @@ class InvoiceLine(Timestamped):
         return f"{self.invoice_id}: {self.description}"
 
 
-class InvoiceEvent(models.Model):
+class InvoiceEvent(WorkflowEvent):
     """One move of an invoice's workflow: who, when, from, to (the invoice's status history)."""
 
     invoice = models.ForeignKey(Invoice, on_delete=models.CASCADE, related_name="events")
-    action = models.CharField(max_length=40)
-    from_status = models.CharField(max_length=20)
-    to_status = models.CharField(max_length=20)
-    by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
-    by_name = models.CharField(max_length=200, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
-    details = models.JSONField(default=dict, blank=True)
 
-    class Meta:
-        ordering = ["at", "id"]
+    document_field = "invoice"
+
+    class Meta(WorkflowEvent.Meta):
         verbose_name = "invoice event"
         indexes = [models.Index(fields=["invoice", "at"], name="inv_event_invoice")]
-
-    def __str__(self) -> str:
-        return f"{self.invoice_id}: {self.from_status} → {self.to_status}"
 
 
 class Payment(Timestamped):

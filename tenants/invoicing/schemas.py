@@ -6,6 +6,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any, Literal
 
+from core.workflow import WorkflowEventOut
 from ninja import Field, Schema
 
 
@@ -81,16 +82,6 @@ class InvoicePaymentOut(Schema):
     amount: Decimal
 
 
-class InvoiceEventOut(Schema):
-    id: int
-    action: str
-    from_status: str
-    to_status: str
-    by_name: str
-    at: dt.datetime
-    details: dict[str, Any]
-
-
 class InvoiceActionOut(Schema):
     action: str
     to: str
@@ -108,7 +99,7 @@ class InvoiceOut(InvoiceRow):
     line_items: list[InvoiceLineOut]
     fees: list[InvoiceLineOut]
     payments: list[InvoicePaymentOut]
-    events: list[InvoiceEventOut]
+    events: list[WorkflowEventOut]
     allowed_actions: list[InvoiceActionOut]
     issued_at: dt.datetime | None
     voided_at: dt.datetime | None

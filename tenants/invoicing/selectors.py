@@ -206,18 +206,7 @@ def invoice_payload(inv: Invoice) -> dict[str, Any]:
             }
             for a in allocations
         ],
-        "events": [
-            {
-                "id": e.pk,
-                "action": e.action,
-                "from_status": e.from_status,
-                "to_status": e.to_status,
-                "by_name": e.by_name,
-                "at": e.at,
-                "details": e.details,
-            }
-            for e in inv.events.all()
-        ],
+        "events": list(inv.events.all()),
         "allowed_actions": workflow.allowed_actions(inv.status),
         "issued_at": inv.issued_at,
         "voided_at": inv.voided_at,

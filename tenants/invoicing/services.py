@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from core.errors import ApiError
+from core.workflow import record_event
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -258,13 +259,13 @@ def create_or_update_invoice(*, sales_order_id: int, by: Any = None) -> tuple[In
         invoice.save()
         summary = _sync_lines(invoice, desired)
         if created:
-            workflow.InvoiceEvent.objects.create(
-                invoice=invoice,
+            record_event(
+                workflow.InvoiceEvent,
+                invoice,
                 action="create",
                 from_status="",
                 to_status=invoice.status,
-                by=by if getattr(by, "pk", None) else None,
-                by_name=(getattr(by, "name", "") or getattr(by, "email", "")) if by else "",
+                by=by,
                 details={"sales_order": order.number, **summary.as_dict()},
             )
     return invoice, summary, created

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import ApiError
-from core.workflow import Machine, Move, move, transition
+from core.workflow import Machine, event_recorder, move, transition
 from django.utils import timezone
 
 from tenants.invoicing.models import ZERO, Invoice, InvoiceEvent
@@ -31,18 +31,6 @@ DRAFT, ISSUED, PARTIALLY_PAID, PAID, VOID = (
 STATUS_ERROR = "Failed to update invoice status"
 
 
-def _record(inv: Any, mv: Move, from_status: str, to_status: str, by: Any, details: dict[str, Any]) -> None:
-    InvoiceEvent.objects.create(
-        invoice=inv,
-        action=mv.action,
-        from_status=from_status,
-        to_status=to_status,
-        by=by,
-        by_name=(getattr(by, "name", "") or getattr(by, "email", "")) if by else "",
-        details=details,
-    )
-
-
 MACHINE = Machine(
     name="invoice",
     statuses=[s.value for s in S],
@@ -53,7 +41,7 @@ MACHINE = Machine(
         move("unpay", [PARTIALLY_PAID, PAID], ISSUED, "Payments removed"),
         move("void", [DRAFT, ISSUED], VOID, "Void", "Error voiding invoice"),
     ],
-    record=_record,
+    record=event_recorder(InvoiceEvent),
 )
 # The moves a user asks for by name (the others follow payments).
 USER_ACTIONS = ("issue", "void")

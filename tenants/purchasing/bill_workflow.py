@@ -15,7 +15,7 @@ from typing import Any
 
 from core.errors import ApiError
 from core.permissions import acting_user, denial_message
-from core.workflow import Machine, Move, move, transition
+from core.workflow import Machine, event_recorder, move, transition
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,18 +27,6 @@ DRAFT, APPROVED, PAID, VOID = (s.value for s in S)
 OVERRIDE_PERMISSION = "bill.override_match"
 
 
-def _record(bill: Any, mv: Move, from_status: str, to_status: str, by: Any, details: dict[str, Any]) -> None:
-    BillEvent.objects.create(
-        bill=bill,
-        action=mv.action,
-        from_status=from_status,
-        to_status=to_status,
-        by=by,
-        by_name=(getattr(by, "name", "") or getattr(by, "email", "")) if by else "",
-        details=details,
-    )
-
-
 MACHINE = Machine(
     name="bill",
     statuses=[s.value for s in S],
@@ -48,7 +36,7 @@ MACHINE = Machine(
         move("pay", [APPROVED], PAID, "Mark paid", "Error paying bill"),
         move("void", [DRAFT, APPROVED], VOID, "Void", "Error voiding bill"),
     ],
-    record=_record,
+    record=event_recorder(BillEvent),
 )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from core.models import Timestamped
+from core.models import Timestamped, WorkflowEvent
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -124,27 +124,16 @@ class ReceiptLine(models.Model):
         return f"{self.receipt_id}: {self.line_id} {self.net_quantity}"
 
 
-class PurchaseOrderEvent(models.Model):
+class PurchaseOrderEvent(WorkflowEvent):
     """One move of a purchase order's workflow: who, when, from, to."""
 
     purchase_order = models.ForeignKey(PurchaseOrder, on_delete=models.CASCADE, related_name="events")
-    action = models.CharField(max_length=40)
-    from_status = models.CharField(max_length=20)
-    to_status = models.CharField(max_length=20)
-    by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
-    by_name = models.CharField(max_length=200, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
-    details = models.JSONField(default=dict, blank=True)
 
-    class Meta:
-        ordering = ["at", "id"]
+    document_field = "purchase_order"
+
+    class Meta(WorkflowEvent.Meta):
         verbose_name = "purchase order event"
         indexes = [models.Index(fields=["purchase_order", "at"], name="po_event_order")]
-
-    def __str__(self) -> str:
-        return f"{self.purchase_order_id}: {self.from_status} → {self.to_status}"
 
 
 class Bill(Timestamped):
@@ -267,25 +256,14 @@ class BillCharge(models.Model):
         return f"{self.bill_id}: {self.name} {self.amount}"
 
 
-class BillEvent(models.Model):
+class BillEvent(WorkflowEvent):
     bill = models.ForeignKey(Bill, on_delete=models.CASCADE, related_name="events")
-    action = models.CharField(max_length=40)
-    from_status = models.CharField(max_length=20)
-    to_status = models.CharField(max_length=20)
-    by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
-    by_name = models.CharField(max_length=200, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
-    details = models.JSONField(default=dict, blank=True)
 
-    class Meta:
-        ordering = ["at", "id"]
+    document_field = "bill"
+
+    class Meta(WorkflowEvent.Meta):
         verbose_name = "bill event"
         indexes = [models.Index(fields=["bill", "at"], name="bill_event_bill")]
-
-    def __str__(self) -> str:
-        return f"{self.bill_id}: {self.from_status} → {self.to_status}"
 
 
 class MatchSettings(models.Model):

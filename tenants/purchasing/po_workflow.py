@@ -17,7 +17,7 @@ from typing import Any
 
 from core.errors import ApiError
 from core.permissions import acting_user
-from core.workflow import Machine, Move, move, transition
+from core.workflow import Machine, event_recorder, move, transition
 from django.utils import timezone
 
 from tenants.purchasing import services
@@ -27,16 +27,7 @@ S = PurchaseOrder.Status
 DRAFT, ORDERED, RECEIVED, BILLED, CLOSED, CANCELLED = (s.value for s in S)
 
 
-def _record(po: Any, mv: Move, from_status: str, to_status: str, by: Any, details: dict[str, Any]) -> None:
-    PurchaseOrderEvent.objects.create(
-        purchase_order=po,
-        action=mv.action,
-        from_status=from_status,
-        to_status=to_status,
-        by=by,
-        by_name=(getattr(by, "name", "") or getattr(by, "email", "")) if by else "",
-        details=details,
-    )
+_record = event_recorder(PurchaseOrderEvent)
 
 
 MACHINE = Machine(

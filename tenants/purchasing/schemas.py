@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from core.listing import ListParams
+from core.workflow import WorkflowEventOut
 from ninja import Field, Schema
 from pydantic import ConfigDict
 
@@ -147,17 +148,6 @@ class ReceiptOut(Schema):
         return list(obj.lines.all())
 
 
-class PurchaseEventOut(Schema):
-    id: int
-    action: str
-    from_status: str
-    to_status: str
-    by_id: int | None
-    by_name: str
-    at: dt.datetime
-    details: dict[str, Any]
-
-
 class POBillRef(Schema):
     id: int
     bill_number: str
@@ -198,7 +188,7 @@ class PurchaseOrderOut(PurchaseOrderRow):
     lines: list[POLineOut]
     receipts: list[ReceiptOut]
     bills: list[POBillRef]
-    timeline: list[PurchaseEventOut]
+    timeline: list[WorkflowEventOut]
 
     @staticmethod
     def resolve_lines(obj: Any) -> list[Any]:
@@ -443,7 +433,7 @@ class BillOut(BillRow):
     lines: list[BillLineOut]
     charges: list[BillChargeOut]
     match: BillMatchOut
-    timeline: list[PurchaseEventOut]
+    timeline: list[WorkflowEventOut]
 
     @staticmethod
     def resolve_lines(obj: Any) -> list[Any]:

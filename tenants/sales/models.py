@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from core.models import Timestamped
+from core.models import Timestamped, WorkflowEvent
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -164,24 +164,13 @@ class Note(Timestamped):
         return self.body[:40]
 
 
-class StatusEvent(models.Model):
+class StatusEvent(WorkflowEvent):
     """One move of an order's workflow: who, when, from, to (the order's timeline)."""
 
     sales_order = models.ForeignKey(SalesOrder, on_delete=models.CASCADE, related_name="events")
-    action = models.CharField(max_length=40)
-    from_status = models.CharField(max_length=20)
-    to_status = models.CharField(max_length=20)
-    by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
-    by_name = models.CharField(max_length=200, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
-    details = models.JSONField(default=dict, blank=True)
 
-    class Meta:
-        ordering = ["at", "id"]
+    document_field = "sales_order"
+
+    class Meta(WorkflowEvent.Meta):
         verbose_name = "sales order event"
         indexes = [models.Index(fields=["sales_order", "at"], name="so_event_order")]
-
-    def __str__(self) -> str:
-        return f"{self.sales_order_id}: {self.from_status} → {self.to_status}"

@@ -5,6 +5,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.listing import ListParams
+from core.workflow import WorkflowEventOut
 from ninja import Field, Schema
 from pydantic import ConfigDict, ModelWrapValidatorHandler, ValidationInfo, model_validator
 
@@ -239,17 +240,6 @@ class NoteOut(AttrOut):
     updated_at: dt.datetime
 
 
-class EventOut(AttrOut):
-    id: int
-    action: str
-    from_status: str
-    to_status: str
-    by_id: int | None
-    by_name: str
-    at: dt.datetime
-    details: dict[str, Any]
-
-
 class SalesOrderRow(Schema):
     """A row of the list (and a card of the board, a stop of the dispatch center)."""
 
@@ -295,7 +285,7 @@ class SalesOrderOut(SalesOrderRow):
     line_items: list[LineOut]
     fees: list[OrderFeeOut]
     notes: list[NoteOut]
-    timeline: list[EventOut]
+    timeline: list[WorkflowEventOut]
 
     @staticmethod
     def resolve_line_items(obj: Any) -> list[Any]:

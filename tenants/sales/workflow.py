@@ -19,7 +19,7 @@ from typing import Any
 
 from core.errors import ApiError
 from core.permissions import acting_user
-from core.workflow import Machine, Move, move, transition
+from core.workflow import Machine, event_recorder, move, transition
 from django.utils import timezone
 
 from tenants.sales import credit, dispatch, services
@@ -45,18 +45,6 @@ START_ERROR = "Error starting delivery"
 ARCHIVE_ERROR = "Error archiving sales order"
 
 
-def _record(order: Any, mv: Move, from_status: str, to_status: str, by: Any, details: dict[str, Any]) -> None:
-    StatusEvent.objects.create(
-        sales_order=order,
-        action=mv.action,
-        from_status=from_status,
-        to_status=to_status,
-        by=by,
-        by_name=(getattr(by, "name", "") or getattr(by, "email", "")) if by else "",
-        details=details,
-    )
-
-
 MACHINE = Machine(
     name="sales order",
     statuses=[s.value for s in S],
@@ -78,7 +66,7 @@ MACHINE = Machine(
         move("archive", [COMPLETED, CANCELLED], ARCHIVE, "Archive", ARCHIVE_ERROR),
         move("cancel", [DRAFT, VERIFIED, ASSIGNED], CANCELLED, "Cancel", "Error cancelling sales order"),
     ],
-    record=_record,
+    record=event_recorder(StatusEvent),
 )
 
 # `PUT …/status?status=` — the statuses it sets, and the action each one means.

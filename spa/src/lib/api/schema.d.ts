@@ -5519,7 +5519,7 @@ export interface components {
             /** Terminal Id */
             terminal_id: number | null;
             /** Timeline */
-            timeline: components["schemas"]["PurchaseEventOut"][];
+            timeline: components["schemas"]["WorkflowEventOut"][];
             /** Total */
             total: string;
             /**
@@ -10053,30 +10053,6 @@ export interface components {
                 type?: string;
             }[];
         };
-        /** EventOut */
-        EventOut: {
-            /** Action */
-            action: string;
-            /**
-             * At
-             * Format: date-time
-             */
-            at: string;
-            /** By Id */
-            by_id: number | null;
-            /** By Name */
-            by_name: string;
-            /** Details */
-            details: {
-                [key: string]: unknown;
-            };
-            /** From Status */
-            from_status: string;
-            /** Id */
-            id: number;
-            /** To Status */
-            to_status: string;
-        };
         /** ExplainQuery */
         ExplainQuery: {
             /** Customer Id */
@@ -10622,7 +10598,7 @@ export interface components {
             /** Email Sent At */
             email_sent_at: string | null;
             /** Events */
-            events: components["schemas"]["InvoiceEventOut"][];
+            events: components["schemas"]["WorkflowEventOut"][];
             /** External Id */
             external_id: string;
             /** Fee Total */
@@ -10733,28 +10709,6 @@ export interface components {
              * Format: date
              */
             day: string;
-        };
-        /** InvoiceEventOut */
-        InvoiceEventOut: {
-            /** Action */
-            action: string;
-            /**
-             * At
-             * Format: date-time
-             */
-            at: string;
-            /** By Name */
-            by_name: string;
-            /** Details */
-            details: {
-                [key: string]: unknown;
-            };
-            /** From Status */
-            from_status: string;
-            /** Id */
-            id: number;
-            /** To Status */
-            to_status: string;
         };
         /** InvoiceJobOut */
         InvoiceJobOut: {
@@ -10950,7 +10904,7 @@ export interface components {
             /** Email Sent At */
             email_sent_at: string | null;
             /** Events */
-            events: components["schemas"]["InvoiceEventOut"][];
+            events: components["schemas"]["WorkflowEventOut"][];
             /** External Id */
             external_id: string;
             /** Fee Total */
@@ -13593,30 +13547,6 @@ export interface components {
             /** Username */
             username: string;
         };
-        /** PurchaseEventOut */
-        PurchaseEventOut: {
-            /** Action */
-            action: string;
-            /**
-             * At
-             * Format: date-time
-             */
-            at: string;
-            /** By Id */
-            by_id: number | null;
-            /** By Name */
-            by_name: string;
-            /** Details */
-            details: {
-                [key: string]: unknown;
-            };
-            /** From Status */
-            from_status: string;
-            /** Id */
-            id: number;
-            /** To Status */
-            to_status: string;
-        };
         /** PurchaseMove */
         PurchaseMove: {
             /** Action */
@@ -13697,7 +13627,7 @@ export interface components {
             /** Terminal Id */
             terminal_id: number | null;
             /** Timeline */
-            timeline: components["schemas"]["PurchaseEventOut"][];
+            timeline: components["schemas"]["WorkflowEventOut"][];
             /** Total */
             total: string;
             /**
@@ -14613,7 +14543,7 @@ export interface components {
             /** Tax Total */
             tax_total: string;
             /** Timeline */
-            timeline: components["schemas"]["EventOut"][];
+            timeline: components["schemas"]["WorkflowEventOut"][];
             /** Total */
             total: string;
             trailer: components["schemas"]["UnitRef"] | null;
@@ -16513,6 +16443,33 @@ export interface components {
             product_id: number;
             /** Terminal Id */
             terminal_id: number;
+        };
+        /**
+         * WorkflowEventOut
+         * @description A row of a document's timeline, as every workflow's payload shows it.
+         */
+        WorkflowEventOut: {
+            /** Action */
+            action: string;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** By Id */
+            by_id: number | null;
+            /** By Name */
+            by_name: string;
+            /** Details */
+            details: {
+                [key: string]: unknown;
+            };
+            /** From Status */
+            from_status: string;
+            /** Id */
+            id: number;
+            /** To Status */
+            to_status: string;
         };
         /** YardIn */
         YardIn: {

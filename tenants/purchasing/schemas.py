@@ -214,11 +214,6 @@ class DefaultCostOut(Schema):
     detail: str = ""
 
 
-class PurchaseTaxSummaryOut(Schema):
-    total_tax_amount: Decimal
-    taxable_items: list[dict[str, Any]]
-
-
 # --- bills: input ----------------------------------------------------------------------------------
 class BillLineIn(Schema):
     model_config = ConfigDict(str_strip_whitespace=True)

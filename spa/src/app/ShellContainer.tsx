@@ -14,6 +14,13 @@ function storedName(): string {
   }
 }
 
+/** The driver's offline queue, loaded only when a driver logs out (its IndexedDB code stays out of the
+ * office bundle). */
+async function countUnsent(): Promise<number> {
+  const { pendingCount } = await import('@/features/driver/queue');
+  return pendingCount();
+}
+
 /** Connects the shell to the session: company name and logo, user name, logout. */
 export function ShellContainer() {
   const settings = useAppSelector((s) => s.session.settings);
@@ -22,7 +29,7 @@ export function ShellContainer() {
   const logoUrl = useAuthedObjectUrl(logoFile?.file_url);
   const userName = user?.name || user?.username || storedName() || 'Account';
   return (
-    <AppShell companyName={settings?.company_name ?? null} logoUrl={logoUrl} userName={userName} onLogout={() => void logout()} loadTrucks={loadTrucks}>
+    <AppShell companyName={settings?.company_name ?? null} logoUrl={logoUrl} userName={userName} onLogout={() => void logout()} loadTrucks={loadTrucks} countUnsent={countUnsent}>
       <Outlet />
     </AppShell>
   );

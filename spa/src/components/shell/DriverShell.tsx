@@ -4,6 +4,11 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useEffect, useState } from 'react';
@@ -14,9 +19,17 @@ import { truckLabel, type SelectedTruck, type ShellProps } from './types';
 const TruckModal = lazy(() => import('./TruckModal'));
 
 /** The driver layout: no rail, no bottom bar; a top bar with trucks, the user and logout. */
-export function DriverShell({ userName, onLogout, loadTrucks, children }: ShellProps) {
+export function DriverShell({ userName, onLogout, loadTrucks, countUnsent, children }: ShellProps) {
   const [trucks, setTrucks] = useState<SelectedTruck[]>(readSelectedTrucks);
   const [modalOpen, setModalOpen] = useState(false);
+  // Logging out clears this phone's storage (spec section 4), the offline queue with it: a driver with
+  // deliveries not yet sent is asked first instead of losing them silently.
+  const [unsent, setUnsent] = useState(0);
+  const requestLogout = async () => {
+    const count = countUnsent ? await countUnsent().catch(() => 0) : 0;
+    if (count > 0) setUnsent(count);
+    else onLogout();
+  };
   useEffect(() => {
     const follow = () => setTrucks(readSelectedTrucks());
     window.addEventListener(TRUCKS_CHANGED_EVENT, follow);
@@ -47,7 +60,7 @@ export function DriverShell({ userName, onLogout, loadTrucks, children }: ShellP
           <Typography variant="body2" data-testid="driver-user-name" sx={{ fontWeight: 600 }}>
             {userName}
           </Typography>
-          <Button color="inherit" startIcon={<Logout />} onClick={onLogout} aria-label={`Log out ${userName}`}>
+          <Button color="inherit" startIcon={<Logout />} onClick={() => void requestLogout()} aria-label={`Log out ${userName}`}>
             Logout
           </Button>
         </Toolbar>
@@ -55,6 +68,30 @@ export function DriverShell({ userName, onLogout, loadTrucks, children }: ShellP
       <Box component="main" id="main-content" sx={{ p: { xs: 1.5, sm: 3 } }}>
         {children}
       </Box>
+      <Dialog open={unsent > 0} onClose={() => setUnsent(0)} aria-labelledby="unsent-title" aria-describedby="unsent-text">
+        <DialogTitle id="unsent-title">Deliveries not sent yet</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="unsent-text">
+            {unsent === 1 ? '1 delivery action is' : `${unsent} delivery actions are`} still waiting on this phone for a
+            connection. Logging out now deletes {unsent === 1 ? 'it' : 'them'}: stay signed in until the banner says
+            everything is sent.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button variant="contained" onClick={() => setUnsent(0)} autoFocus>
+            Stay signed in
+          </Button>
+          <Button
+            color="error"
+            onClick={() => {
+              setUnsent(0);
+              onLogout();
+            }}
+          >
+            Log out anyway
+          </Button>
+        </DialogActions>
+      </Dialog>
       <Suspense fallback={null}>
         {modalOpen && (
           <TruckModal

@@ -116,4 +116,28 @@ describe('driver layout', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Change Trucks' }));
     expect(await screen.findByTestId('no-trucks', {}, { timeout: 5000 })).toBeInTheDocument();
   });
+
+  it('asks before a logout would delete deliveries still waiting to be sent', async () => {
+    window.localStorage.setItem('user_role', 'driver');
+    const onLogout = vi.fn();
+    renderWithProviders(<AppShell {...props} onLogout={onLogout} countUnsent={() => Promise.resolve(2)}><p>content</p></AppShell>);
+    fireEvent.click(screen.getByRole('button', { name: 'Log out Ann Admin' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deliveries not sent yet' });
+    expect(dialog).toHaveTextContent('2 delivery actions are still waiting');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay signed in' }));
+    expect(onLogout).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    fireEvent.click(screen.getByRole('button', { name: 'Log out Ann Admin' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Log out anyway' }));
+    expect(onLogout).toHaveBeenCalledTimes(1);
+  });
+
+  it('logs out at once when nothing waits in the queue', async () => {
+    window.localStorage.setItem('user_role', 'driver');
+    const onLogout = vi.fn();
+    renderWithProviders(<AppShell {...props} onLogout={onLogout} countUnsent={() => Promise.resolve(0)}><p>content</p></AppShell>);
+    fireEvent.click(screen.getByRole('button', { name: 'Log out Ann Admin' }));
+    await vi.waitFor(() => expect(onLogout).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
 });

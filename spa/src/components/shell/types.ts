@@ -20,6 +20,8 @@ export interface ShellProps {
   children: ReactNode;
   /** Driver layout only: loads the company's trucks for the 'Change Trucks' modal. */
   loadTrucks?: () => Promise<SelectedTruck[]>;
+  /** Driver layout only: how many delivery actions wait in this phone's queue (logging out clears it). */
+  countUnsent?: () => Promise<number>;
 }
 
 export function truckLabel(t: SelectedTruck): string {

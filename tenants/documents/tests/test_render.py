@@ -150,3 +150,52 @@ def test_the_logo_is_drawn_in_the_pdf():
     assert len(images) == 1
     # Top-left, where the designer put it (x 20, y 20 in canvas px = 15 pt).
     assert images[0]["x0"] == pytest.approx(15, abs=1) and images[0]["top"] == pytest.approx(15, abs=1)
+
+
+def _chars_of(pdf: bytes, word: str) -> list[dict]:
+    """The characters of the first occurrence of `word` on page 1 (pdfplumber, PDF points)."""
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        chars = doc.pages[0].chars
+    text = "".join(c["text"] for c in chars)
+    at = text.index(word)
+    return chars[at : at + len(word)]
+
+
+def test_keys_and_values_share_a_line_and_amounts_line_up_on_the_right():
+    # The invoice's totals box: "Balance due" and its amount on one baseline, the amounts of the
+    # box right-aligned on the same edge; the ticket's "Total net gallons"
+    # key (12 px) sits on the baseline of its 13 px value.
+    data = sample_data("invoice")
+    pdf = render_pdf(render_html(shipped_default("invoice"), data))
+    # (Total and Balance due have a padding of their own in the template: not on this edge.)
+    amounts = [data.totals.subtotal, data.totals.fees, data.totals.tax, data.totals.amount_paid]
+    rights = [_chars_of(pdf, format_value(amount, "currency"))[-1]["x1"] for amount in amounts]
+    assert max(rights) - min(rights) < 0.5, rights
+    assert _chars_of(pdf, "Balance due")[0]["matrix"][5] == pytest.approx(
+        _chars_of(pdf, format_value(data.totals.balance_due, "currency"))[0]["matrix"][5], abs=0.3
+    )
+    ticket = sample_data("delivery_ticket")
+    pdf = render_pdf(render_html(shipped_default("delivery_ticket"), ticket))
+    key = _chars_of(pdf, "Total net gallons")[0]
+    value = _chars_of(pdf, format_value(ticket.totals.net_volume, "quantity"))[0]
+    assert key["size"] < value["size"]
+    assert key["matrix"][5] == pytest.approx(value["matrix"][5], abs=0.3)  # one baseline
+    assert key["x0"] < value["x0"]
+
+
+def test_a_render_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    html = render_html(shipped_default("invoice"), sample_data("invoice"))
+    assert gc.isenabled()
+    render_pdf(html)
+    assert gc.isenabled()
+    with pytest.raises(Exception):  # whatever WeasyPrint raises, the collector is back
+        render_pdf(None)  # type: ignore[arg-type]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        render_pdf(html)
+        assert not gc.isenabled()  # a caller that turned it off keeps it off
+    finally:
+        gc.enable()

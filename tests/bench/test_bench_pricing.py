@@ -51,8 +51,13 @@ def _seed(schema: str) -> dict:
                CROSS JOIN generate_series(0, %s - 1) d""",
             [supplier.pk, START, DAYS, START, DAYS],
         )
-        cur.execute("ANALYZE pricing_buyingprice")
     seed_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with connection.cursor() as cur:
+        # What autovacuum does after a bulk load (insert-triggered since PostgreSQL 13): statistics,
+        # and the visibility map that lets the rack lookup answer from the index alone.
+        cur.execute("VACUUM ANALYZE pricing_buyingprice")
+    vacuum_s = time.perf_counter() - t0
     terminal = Terminal.objects.order_by("id").first()
     customer = Customer.objects.create(name="Bench Customer", account_number="B-1")
     ship_to = ShipTo.objects.create(customer=customer, name="Yard", state=state)
@@ -83,6 +88,7 @@ def _seed(schema: str) -> dict:
     ]
     return {
         "seed_s": round(seed_s, 1),
+        "vacuum_analyze_s": round(vacuum_s, 1),
         "supplier": supplier.pk,
         "terminal_ids": list(Terminal.objects.values_list("id", flat=True)),
         "product_ids": list(Product.objects.values_list("id", flat=True)),
@@ -90,6 +96,18 @@ def _seed(schema: str) -> dict:
         "ship_to": ship_to.pk,
         "fees": [f.pk for f in fees],
     }
+
+
+def _server_ms(terminal: int, product: int, on: dt.date, supplier: int | None) -> float:
+    """Planning + execution time of the rack statement as the server reports it (seconds)."""
+    from tenants.pricing import selectors
+
+    sql = selectors._RACK_SQL if supplier is None else selectors._RACK_NAMED_SQL
+    params = {"terminals": [terminal], "products": [product], "on": on, "supplier": supplier}
+    with connection.cursor() as cur:
+        cur.execute("EXPLAIN (ANALYZE, SUMMARY, FORMAT JSON) " + sql, params)
+        plan = cur.fetchone()[0][0]
+    return float(plan["Planning Time"] + plan["Execution Time"]) / 1000
 
 
 def test_rack_price_in_force_and_a_50_line_order(committed, record):
@@ -109,27 +127,39 @@ def test_rack_price_in_force_and_a_50_line_order(committed, record):
     try:
         facts = _seed(tenant.schema_name)
         rng = random.Random(7)
-        out: dict = {"rows": TERMINALS * PRODUCTS * DAYS, "seed_s": facts["seed_s"]}
+        out: dict = {
+            "rows": TERMINALS * PRODUCTS * DAYS,
+            "seed_s": facts["seed_s"],
+            "vacuum_analyze_s": facts["vacuum_analyze_s"],
+            "load_average_before": os.getloadavg(),
+        }
 
         def day() -> dt.date:
             return START + dt.timedelta(days=rng.randrange(DAYS))
 
         for basis in ("named", "lowest", "average"):
-            sql_t, engine_t = [], []
-            for _ in range(RUNS):
+            sql_t, engine_t, engine_cpu, server_t = [], [], [], []
+            for i in range(RUNS):
                 t, p, on = rng.choice(facts["terminal_ids"]), rng.choice(facts["product_ids"]), day()
                 sup = facts["supplier"] if basis == "named" else None
                 t0 = time.perf_counter()
                 selectors.rack_quotes([(t, p)], on, sup)
                 sql_t.append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 found = services.buying_price_in_force(
                     product_id=p, terminal_id=t, supplier_id=facts["supplier"], on=on, basis=basis
                 )
                 engine_t.append(time.perf_counter() - t0)
+                engine_cpu.append(time.process_time() - c0)
                 assert found is not None
+                if i % 5 == 0:
+                    server_t.append(_server_ms(t, p, on, sup))
             out[f"rack_{basis}_sql"] = summary(sql_t)
             out[f"rack_{basis}_engine"] = summary(engine_t)
+            # This process's CPU (Python: the selector, the engine, psycopg), not the server's.
+            out[f"rack_{basis}_engine_cpu"] = summary(engine_cpu)
+            # The server's own planning + execution time (EXPLAIN ANALYZE), without the round trip.
+            out[f"rack_{basis}_server"] = summary(server_t)
 
         lines = [
             services.LineRequest(str(i), p, Decimal("100")) for i, p in enumerate(facts["product_ids"][:50])
@@ -151,6 +181,7 @@ def test_rack_price_in_force_and_a_50_line_order(committed, record):
             statements = [x for x in q.captured_queries if not x["sql"].startswith("SET search_path")]
             assert len(doc.lines) == 50 and len(statements) <= 10, len(statements)
         out["order_50_lines"] = summary(order_t)
+        out["load_average_after"] = os.getloadavg()
         out["order_50_lines_statements"] = len(statements)
         record["pricing"] = out
         print(out)

@@ -14,6 +14,7 @@ import tenants.accounts.tasks  # noqa: E402
 import tenants.billparse.tasks  # noqa: E402
 import tenants.imports.tasks  # noqa: E402
 import tenants.inbox.tasks  # noqa: E402
+import tenants.invoicing.tasks  # noqa: E402
 import tenants.jobs.tasks  # noqa: E402
 import tenants.mail.tasks  # noqa: E402
 import tenants.sales.tasks  # noqa: E402,F401

@@ -108,6 +108,7 @@ TENANT_APPS = [
     "tenants.delivery",
     "tenants.quotes",
     "tenants.inbox",
+    "tenants.onboarding",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 

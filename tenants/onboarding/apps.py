@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class OnboardingConfig(AppConfig):
+    name = "tenants.onboarding"
+    label = "onboarding"
+    verbose_name = "Onboarding"

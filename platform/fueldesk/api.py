@@ -31,6 +31,7 @@ DOMAIN_API_MODULES = [
     "tenants.quotes.api",
     "tenants.inbox.api",
     "tenants.mail.document_api",
+    "tenants.onboarding.api",
 ]
 
 

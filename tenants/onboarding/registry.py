@@ -33,7 +33,8 @@ The check:
 - must be cheap: one or two EXISTS/COUNT queries through the app's own selectors/models
   (`tests` of this app assert the query count of the whole page);
 - returns `True`/`False` (done/todo) or a `StepState` (`done`, `todo` or `attention`, with an
-  optional `detail` shown under the step, e.g. "3 of 12 items mapped");
+  optional `detail` shown under the step, e.g. "3 of 12 items mapped", and an optional `link`
+  that replaces the step's link for this answer, e.g. the screen of the part still missing);
 - should not raise: an exception is logged and the step shows as `attention` with
   "This step could not be checked." (the rest of the page still answers).
 
@@ -65,18 +66,20 @@ class State(StrEnum):
 class StepState:
     state: State
     detail: str = ""
+    # Overrides the step's link for this answer (e.g. the screen of the part still missing).
+    link: str = ""
 
     @classmethod
-    def done(cls, detail: str = "") -> StepState:
-        return cls(State.DONE, detail)
+    def done(cls, detail: str = "", link: str = "") -> StepState:
+        return cls(State.DONE, detail, link)
 
     @classmethod
-    def todo(cls, detail: str = "") -> StepState:
-        return cls(State.TODO, detail)
+    def todo(cls, detail: str = "", link: str = "") -> StepState:
+        return cls(State.TODO, detail, link)
 
     @classmethod
-    def attention(cls, detail: str = "") -> StepState:
-        return cls(State.ATTENTION, detail)
+    def attention(cls, detail: str = "", link: str = "") -> StepState:
+        return cls(State.ATTENTION, detail, link)
 
 
 Check = Callable[[], "bool | StepState"]
@@ -151,7 +154,7 @@ def evaluate() -> list[StepResult]:
                 key=step.key,
                 title=step.title,
                 description=step.description,
-                link=step.link,
+                link=state.link or step.link,
                 state=State(state.state),
                 detail=state.detail,
             )

@@ -2575,6 +2575,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's setup steps with their state, computed from its data */
+        get: operations["onboarding_checklist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/parse_document": {
         parameters: {
             query?: never;
@@ -9418,6 +9435,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[OnboardingOut] */
+        Envelope_OnboardingOut_: {
+            data: components["schemas"]["OnboardingOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Page[AliasOut]] */
         Envelope_Page_AliasOut__: {
             data: components["schemas"]["Page_AliasOut_"];
@@ -11666,6 +11691,33 @@ export interface components {
         NoteUpdate: {
             /** Body */
             body: string;
+        };
+        /** OnboardingOut */
+        OnboardingOut: {
+            /** Done */
+            done: number;
+            /** Steps */
+            steps: components["schemas"]["OnboardingStepOut"][];
+            /** Total */
+            total: number;
+        };
+        /** OnboardingStepOut */
+        OnboardingStepOut: {
+            /** Description */
+            description: string;
+            /** Detail */
+            detail: string;
+            /** Key */
+            key: string;
+            /** Link */
+            link: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "done" | "todo" | "attention";
+            /** Title */
+            title: string;
         };
         /** OrderFeeOut */
         OrderFeeOut: {
@@ -30566,6 +30618,44 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    onboarding_checklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OnboardingOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

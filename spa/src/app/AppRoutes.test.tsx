@@ -50,10 +50,12 @@ describe('route table (spec section 2)', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/dashboard'));
   });
 
-  it("shows an honest 'not available yet' page for later features", async () => {
+  // The first route still pending, if any (features replace their pending entry as they land).
+  const stillPending = PROTECTED_ROUTES.find((r) => r.page === 'pending');
+  it.skipIf(!stillPending)("shows an honest 'not available yet' page for later features", async () => {
     window.localStorage.setItem('token', jwtExpiringIn(3600));
-    renderWithProviders(app, { route: '/onboarding' });
-    expect(await screen.findByText('Onboarding is not available yet', {}, { timeout: 8000 })).toBeInTheDocument();
+    renderWithProviders(app, { route: stillPending!.path.replace('/*', '') });
+    expect(await screen.findByText(`${stillPending!.title} is not available yet`, {}, { timeout: 8000 })).toBeInTheDocument();
   });
 
   it('renders /delivery-ticket/{id} without the shell', async () => {

@@ -59,6 +59,7 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   deliveryTicket: lazy(() => import('@/features/delivery/DeliveryTicketPage')),
   deliveryOrderEntry: lazy(() => import('@/features/delivery/DeliveryEntryPage')),
   billParser: lazy(() => import('@/features/billparse/BillParserPage')),
+  onboarding: lazy(() => import('@/features/onboarding/OnboardingPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {

@@ -40,6 +40,7 @@ export type PageKey =
   | 'priceQuotes'
   | 'deliveryTicket'
   | 'deliveryOrderEntry'
+  | 'onboarding'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -93,7 +94,7 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   pending('/quickbook/login', 'QuickBooks Online'),
   pending('/google-authentication/*', 'Google Authentication'),
   { path: '/dispatch-center/*', page: 'dispatchCenter', shell: true, title: 'Dispatch Center' },
-  pending('/onboarding', 'Onboarding'),
+  { path: '/onboarding', page: 'onboarding', shell: true, title: 'Onboarding' },
   { path: '/user-management/*', page: 'userManagement', shell: true, title: 'User Management' },
   { path: '/role-management/*', page: 'roleManagement', shell: true, title: 'Roles & Permissions' },
   { path: '/price-quotes/*', page: 'priceQuotes', shell: true, title: 'Price Quotes' },

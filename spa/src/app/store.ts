@@ -1,4 +1,5 @@
 import { combineReducers, configureStore, createAction, type UnknownAction } from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query';
 import { FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE, persistReducer, persistStore } from 'redux-persist';
 import storage from 'redux-persist/es/storage';
 import { api } from '@/lib/api/api';
@@ -43,6 +44,8 @@ export function makeStore() {
       getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(api.middleware),
   });
   const persistor = persistStore(store);
+  // Focus and reconnect events for the queries that ask for refetchOnFocus / refetchOnReconnect.
+  setupListeners(store.dispatch);
   return { store, persistor };
 }
 

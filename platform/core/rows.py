@@ -28,6 +28,7 @@ COLUMN_TYPES: tuple[tuple[type[models.Field[Any, Any]], type], ...] = (
     (models.FloatField, float),
     (models.DateTimeField, dt.datetime),
     (models.DateField, dt.date),
+    (models.TimeField, dt.time),
     (models.IntegerField, int),
     (models.BigAutoField, int),
     (models.AutoField, int),
@@ -61,13 +62,15 @@ def _plain(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def _simple_schema(schema: type[Schema]) -> bool:
+def _simple_schema(schema: type[Schema], computed: frozenset[str] = frozenset()) -> bool:
+    """No validator, computed field or alias; resolvers only for the `computed` fields (which the
+    caller fills itself)."""
     decorators = schema.__pydantic_decorators__
     # ninja's Schema has one model validator of its own (it runs the resolvers, checked below).
     model_validators = set(decorators.model_validators) - {"_run_root_validator"}
     if decorators.field_validators or model_validators or decorators.computed_fields:
         return False
-    if any(name.startswith("resolve_") for name in dir(schema)):
+    if any(name.startswith("resolve_") and name[8:] not in computed for name in dir(schema)):
         return False
     return all(f.alias in (None, name) for name, f in schema.model_fields.items())
 
@@ -91,17 +94,28 @@ def _column(model: type[models.Model], name: str, annotation: Any, prefix: str =
     if isinstance(field, models.ForeignKey) and name != field.attname:
         return None  # the relation itself (an object), not its id column
     wanted, nullable = _plain(annotation)
+    if isinstance(field, models.JSONField):
+        # A JSON column declared as an object (`dict[str, Any]`): only when the column cannot be
+        # null and its default is an object, so what it holds is what the schema says.
+        is_dict = wanted is dict or typing.get_origin(wanted) is dict
+        if not is_dict or field.null or field.default is not dict:
+            return None
+        return Column(key=name, path=f"{prefix}{name}")
     if wanted is None or _column_type(field) is not wanted or (field.null and not nullable):  # type: ignore[arg-type]
         return None
     return Column(key=name, path=f"{prefix}{name}")
 
 
-def plan_for(model: type[models.Model], out: type[Schema]) -> Plan | None:
-    """How to build `out` from `.values()` of `model`, or None when it cannot be done faithfully."""
-    if not _simple_schema(out):
+def plan_for(model: type[models.Model], out: type[Schema], *, computed: tuple[str, ...] = ()) -> Plan | None:
+    """How to build `out` from `.values()` of `model`, or None when it cannot be done faithfully.
+    `computed`: fields of `out` left out of the plan, that the caller adds to each built row itself
+    (e.g. a resolver's value, or a reverse relation read by a query of its own)."""
+    if not _simple_schema(out, frozenset(computed)):
         return None
     plan: list[Column | Nested] = []
     for name, info in out.model_fields.items():
+        if name in computed:
+            continue
         inner, nullable = _plain(info.annotation)
         if isinstance(inner, type) and issubclass(inner, Schema):
             try:

@@ -103,6 +103,8 @@ class Machine:
     status_field: str = "status"
     record: Recorder | None = None
     _by_action: dict[str, Move] = field(init=False, default_factory=dict)
+    # The moves open from each status, computed once (lists read them for every row).
+    _open: dict[str, tuple[tuple[str, str, str], ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         for m in self.moves:
@@ -112,6 +114,10 @@ class Machine:
             if unknown:
                 raise ValueError(f"{m.action}: unknown statuses {sorted(unknown)}")
             self._by_action[m.action] = m
+        self._open = {
+            s: tuple((m.action, m.target, m.label) for m in self.moves if s in m.sources)
+            for s in self.statuses
+        }
 
     def get(self, action: str) -> Move:
         return self._by_action[action]
@@ -120,8 +126,11 @@ class Machine:
         return [m for m in self.moves if status in m.sources]
 
     def allowed_actions(self, status: str) -> list[dict[str, str]]:
-        """The moves open from `status`, as payloads carry them."""
-        return [{"action": m.action, "to": m.target, "label": m.label} for m in self.allowed(status)]
+        """The moves open from `status`, as payloads carry them (fresh dicts: callers may change them)."""
+        opened = self._open.get(status)
+        if opened is None:
+            opened = tuple((m.action, m.target, m.label) for m in self.allowed(status))
+        return [{"action": a, "to": t, "label": label} for a, t, label in opened]
 
     def action_to(self, status: str, target: str) -> Move | None:
         """The move that takes a document from `status` to `target` (a board's drop), if any."""

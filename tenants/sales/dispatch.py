@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from core.errors import ApiError
 from django.db import transaction
@@ -26,6 +26,7 @@ from django.db.models import Max, Prefetch, QuerySet
 from tenants.fleet.models import CompanyAsset, Driver
 from tenants.geo.models import Yard
 from tenants.sales.models import DISPATCH_STATUSES, ON_TRUCK_STATUSES, LineItem, SalesOrder
+from tenants.sales.schemas import DispatchDriverOut
 
 ZERO = Decimal("0")
 ASSIGN_ERROR = "Error assigning driver/assets to sales order"
@@ -50,7 +51,18 @@ class Packing:
         return not self.overflow
 
 
-def compartments_of(*units: CompanyAsset | None) -> list[Compartment]:
+class HasCompartments(Protocol):
+    """A truck or trailer: a CompanyAsset, or one read as a row (`_Unit`)."""
+
+    @property
+    def asset_number(self) -> str: ...
+    @property
+    def capacity(self) -> int | None: ...
+    @property
+    def compartments(self) -> Any: ...
+
+
+def compartments_of(*units: HasCompartments | None) -> list[Compartment]:
     out = []
     for unit in units:
         if unit is None:
@@ -200,7 +212,40 @@ def _distance_km(lat1: Decimal, lon1: Decimal, lat2: Decimal, lon2: Decimal) -> 
     return 6371.0 * 2 * math.asin(math.sqrt(min(1.0, a)))
 
 
-def served_by(orders: list[SalesOrder], yards: Iterable[Yard]) -> dict[int, list[Yard]]:
+@dataclass(frozen=True)
+class Place:
+    """Where an order is delivered, as far as it is known: the ship-to's coordinates, and its city
+    and state (else the customer's)."""
+
+    order_id: int
+    latitude: Decimal | None
+    longitude: Decimal | None
+    city_id: int | None
+    state_id: int | None
+
+
+# The `.values()` paths a Place is read from (ship-to first, the customer's address as the fallback).
+PLACE_PATHS = (
+    "ship_to__latitude",
+    "ship_to__longitude",
+    "ship_to__city_id",
+    "ship_to__state_id",
+    "customer__city_id",
+    "customer__state_id",
+)
+
+
+def place_of(row: dict[str, Any]) -> Place:
+    return Place(
+        row["id"],
+        row["ship_to__latitude"],
+        row["ship_to__longitude"],
+        row["ship_to__city_id"] or row["customer__city_id"],
+        row["ship_to__state_id"] or row["customer__state_id"],
+    )
+
+
+def served_by(places: Iterable[Place], yards: Iterable[Yard]) -> dict[int, list[Yard]]:
     """The yards that serve each order's delivery place (the ship-to, else the customer's address):
     the nearest yard when the place and yards have coordinates; else the yards in the same city;
     else those in the same state; else none (the order then shows only without a region or yard
@@ -210,87 +255,137 @@ def served_by(orders: list[SalesOrder], yards: Iterable[Yard]) -> dict[int, list
         (y, y.latitude, y.longitude) for y in yards if y.latitude is not None and y.longitude is not None
     ]
     out: dict[int, list[Yard]] = {}
-    for o in orders:
-        site, cust = o.ship_to, o.customer
-        lat = site.latitude if site is not None else None
-        lon = site.longitude if site is not None else None
+    for p in places:
+        lat, lon = p.latitude, p.longitude
         if lat is not None and lon is not None and located:
-            out[o.pk] = [min(located, key=lambda yl: _distance_km(lat, lon, yl[1], yl[2]))[0]]
+            out[p.order_id] = [min(located, key=lambda yl: _distance_km(lat, lon, yl[1], yl[2]))[0]]
             continue
-        city = (site.city_id if site is not None else None) or cust.city_id
-        state = (site.state_id if site is not None else None) or cust.state_id
-        same_city = [y for y in yards if city and y.city_id == city]
-        out[o.pk] = same_city or [y for y in yards if state and y.state_id == state]
+        same_city = [y for y in yards if p.city_id and y.city_id == p.city_id]
+        out[p.order_id] = same_city or [y for y in yards if p.state_id and y.state_id == p.state_id]
     return out
 
 
 # --- the day view ----------------------------------------------------------------------------------
 TRUCK_CATEGORIES = ("truck", "tank_wagon", "bobtail")
+_UNIT_PATHS = ("id", "asset_number", "name", "capacity", "compartments")
+
+
+class _Unit:
+    """A truck or trailer read with `.values()`, shaped as `compartments_of` reads a CompanyAsset."""
+
+    __slots__ = ("asset_number", "capacity", "compartments", "ref")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.asset_number = row["asset_number"]
+        self.capacity = row["capacity"]
+        self.compartments = row["compartments"]
+        self.ref = {"id": row["id"], "asset_number": row["asset_number"], "name": row["name"]}
+
+
+def _yard_ref(row: dict[str, Any]) -> dict[str, Any] | None:
+    if row["home_yard_id"] is None:
+        return None
+    return {"id": row["home_yard_id"], "name": row["home_yard__name"], "code": row["home_yard__code"]}
+
+
+def _line_loads(stops: list[dict[str, Any]]) -> dict[int, Decimal]:
+    """`fuel_loads` of orders given as rows with their `line_items` rows."""
+    loads: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for order in stops:
+        for line in order["line_items"]:
+            if line["product"]["is_fuel"]:
+                loads[line["product_id"]] += line["quantity"]
+    return dict(loads)
 
 
 def day_view(day: dt.date, *, region_id: int | None = None, yard_id: int | None = None) -> dict[str, Any]:
-    """Trucks (with their orders, load and compartments), drivers, and the day's unassigned orders.
-    A fixed number of queries whatever the size of the day."""
+    """Trucks (with their orders, load and compartments), drivers, and the day's unassigned orders,
+    as the plain rows `DispatchDayOut` describes (read with `.values()`, no model instances): 400
+    orders are a few thousand objects otherwise. A fixed number of queries whatever the size of the day."""
     from tenants.sales import selectors
 
     verified = SalesOrder.Status.VERIFIED.value
 
-    trucks_qs = CompanyAsset.objects.select_related("asset_type", "home_yard").filter(
-        is_active=True, asset_type__category__in=TRUCK_CATEGORIES
-    )
-    drivers_qs = Driver.objects.select_related("home_yard").filter(is_active=True)
+    trucks_qs = CompanyAsset.objects.filter(is_active=True, asset_type__category__in=TRUCK_CATEGORIES)
+    drivers_qs = Driver.objects.filter(is_active=True)
     if yard_id:
         trucks_qs = trucks_qs.filter(home_yard_id=yard_id)
         drivers_qs = drivers_qs.filter(home_yard_id=yard_id)
     if region_id:
         trucks_qs = trucks_qs.filter(home_yard__region_id=region_id)
         drivers_qs = drivers_qs.filter(region_id=region_id)
-    trucks = list(trucks_qs.order_by("asset_number", "id"))
-    orders = list(
-        selectors.orders()
-        .filter(planned_date=day, status__in=DISPATCH_STATUSES)
-        .prefetch_related(_LINES)
-        .order_by("stop_sequence", "planned_time_from", "id")
+    trucks = list(
+        trucks_qs.order_by("asset_number", "id").values(
+            *_UNIT_PATHS, "home_yard_id", "home_yard__name", "home_yard__code"
+        )
     )
-    if region_id or yard_id:
+    filtered = bool(region_id or yard_id)
+    values = list(
+        selectors.row_values(
+            SalesOrder.objects.filter(planned_date=day, status__in=DISPATCH_STATUSES).order_by(
+                "stop_sequence", "planned_time_from", "id"
+            ),
+            *(PLACE_PATHS if filtered else ()),
+        )
+    )
+    if filtered:
         # Orders have no region of their own: an unassigned order belongs to the yards that serve
         # its delivery place (served_by); one on a truck follows the truck (the trucks are filtered).
-        serving = served_by(orders, Yard.objects.order_by("id"))
-        orders = [
-            o
-            for o in orders
-            if o.status != verified
+        serving = served_by(
+            (place_of(v) for v in values if v["status"] == verified), Yard.objects.order_by("id")
+        )
+        values = [
+            v
+            for v in values
+            if v["status"] != verified
             or any(
                 (not yard_id or y.pk == yard_id) and (not region_id or y.region_id == region_id)
-                for y in serving[o.pk]
+                for y in serving[v["id"]]
             )
         ]
-    trailer_ids = {o.trailer_id for o in orders if o.trailer_id}
-    trailers = {t.pk: t for t in CompanyAsset.objects.filter(pk__in=trailer_ids)} if trailer_ids else {}
-    by_truck: dict[int, list[SalesOrder]] = defaultdict(list)
+    orders = selectors.build_rows(values)
+    lines = selectors.line_rows(o["id"] for o in orders)
+    for o in orders:
+        o["line_items"] = lines.get(o["id"], [])
+    trailer_ids = {o["trailer_id"] for o in orders if o["trailer_id"]}
+    trailers = (
+        {t["id"]: _Unit(t) for t in CompanyAsset.objects.filter(pk__in=trailer_ids).values(*_UNIT_PATHS)}
+        if trailer_ids
+        else {}
+    )
+    by_truck: dict[int, list[dict[str, Any]]] = defaultdict(list)
     unassigned = []
     for o in orders:
-        if o.truck_id and o.status != verified:
-            by_truck[o.truck_id].append(o)
-        elif o.status == verified:
+        if o["truck_id"] and o["status"] != verified:
+            by_truck[o["truck_id"]].append(o)
+        elif o["status"] == verified:
             unassigned.append(o)
     names: dict[int, str] = {}
     for o in orders:
-        for line in o.line_items.all():
-            names[line.product_id] = line.product.name
+        for line in o["line_items"]:
+            names[line["product_id"]] = line["product"]["name"]
     truck_rows = []
-    for truck in trucks:
-        stops = by_truck.get(truck.pk, [])
-        trailer = next((trailers.get(o.trailer_id) for o in stops if o.trailer_id), None)  # type: ignore[arg-type]
-        packing = pack(compartments_of(truck, trailer), fuel_loads(stops))
-        loads = fuel_loads(stops)
+    for row in trucks:
+        truck = _Unit(row)
+        stops = by_truck.get(row["id"], [])
+        trailer = next((trailers.get(o["trailer_id"]) for o in stops if o["trailer_id"]), None)
+        loads = _line_loads(stops)
+        packing = pack(compartments_of(truck, trailer), loads)
         capacity = sum((c.capacity for c in packing.compartments), ZERO)
         truck_rows.append(
             {
-                "truck": truck,
-                "trailer": trailer,
-                "home_yard": truck.home_yard,
-                "drivers": sorted({(o.driver_id, o.driver.name) for o in stops if o.driver}),
+                "truck": truck.ref,
+                "trailer": trailer.ref if trailer else None,
+                "home_yard": (
+                    {
+                        "id": row["home_yard_id"],
+                        "name": row["home_yard__name"],
+                        "code": row["home_yard__code"],
+                    }
+                    if row["home_yard_id"]
+                    else None
+                ),
+                "drivers": sorted({(o["driver_id"], o["driver"]["name"]) for o in stops if o["driver"]}),
                 "capacity": capacity,
                 "load_total": sum(loads.values(), ZERO),
                 "loads": [
@@ -318,12 +413,13 @@ def day_view(day: dt.date, *, region_id: int | None = None, yard_id: int | None 
             }
         )
     # Orders on a truck the filters hide (or an inactive one) still show, under "other trucks".
-    shown = {t.pk for t in trucks}
+    shown = {t["id"] for t in trucks}
     elsewhere = [o for tid, stops in by_truck.items() if tid not in shown for o in stops]
+    driver_fields = tuple(DispatchDriverOut.model_fields)  # plain columns of Driver
     return {
         "date": day,
         "trucks": truck_rows,
-        "drivers": list(drivers_qs.order_by("name", "id")),
+        "drivers": list(drivers_qs.order_by("name", "id").values(*driver_fields)),
         "unassigned": unassigned,
         "assigned_elsewhere": elsewhere,
     }

@@ -1,14 +1,34 @@
-"""Reads of sales orders. Lists join what they show (customer, ship-to, driver, units) in one query."""
+"""Reads of sales orders. Lists join what they show (customer, ship-to, driver, units) in one query.
+
+Lists of many orders (the list, the dispatch day) read rows with `.values()` and build the output
+dicts by the plans below (`core/rows.py`): no model instances, no output validation. The plans are
+derived from the output schemas and refuse any field they cannot read faithfully from a column, so a
+schema change shows here at import; `tenants/sales/tests/test_rows.py` compares the rows with what
+the schemas give for the same orders.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
+from core import rows
 from django.db.models import Prefetch, QuerySet
 
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder, StatusEvent
+from tenants.sales.schemas import LineOut, SalesOrderRow
 
 ARCHIVE = SalesOrder.Status.ARCHIVE.value
+
+_ROW_PLAN = rows.plan_for(SalesOrder, SalesOrderRow, computed=("allowed_actions",))
+_LINE_PLAN = rows.plan_for(LineItem, LineOut)
+if _ROW_PLAN is None or _LINE_PLAN is None:  # pragma: no cover - a schema no longer plain columns
+    raise RuntimeError("SalesOrderRow / LineOut are no longer plain columns: see core/rows.py")
+ROW_PLAN: rows.Plan = _ROW_PLAN
+LINE_PLAN: rows.Plan = _LINE_PLAN
+ROW_PATHS = rows.value_paths(ROW_PLAN)
+LINE_PATHS = rows.value_paths(LINE_PLAN)
 
 
 def orders() -> QuerySet[SalesOrder]:
@@ -67,3 +87,41 @@ def filter_orders(qs: QuerySet[SalesOrder], params: Any) -> QuerySet[SalesOrder]
 
 def notes(sales_order_id: int) -> QuerySet[Note]:
     return Note.objects.select_related("created_by").filter(sales_order_id=sales_order_id)
+
+
+# --- many orders as plain rows (lists, board, dispatch day) ----------------------------------------
+def row_values(qs: QuerySet[SalesOrder], *extra: str) -> QuerySet[Any]:
+    """`qs` as `.values()` rows with what a `SalesOrderRow` shows (plus `extra` paths)."""
+    return qs.values(*ROW_PATHS, *extra)
+
+
+def build_rows(values: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`SalesOrderRow` dicts from `row_values` rows (their `allowed_actions` read once per status)."""
+    from tenants.sales.workflow import allowed_actions
+
+    actions: dict[str, list[dict[str, str]]] = {}
+    out = []
+    for value in values:
+        item = rows.build(ROW_PLAN, value)
+        status = item["status"]
+        if status not in actions:
+            actions[status] = allowed_actions(status)
+        item["allowed_actions"] = actions[status]
+        out.append(item)
+    return out
+
+
+def line_rows(order_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+    """The `LineOut` dicts of these orders, by order, in the order's line order. One query."""
+    ids = list(order_ids)
+    by_order: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    if not ids:
+        return by_order
+    values = (
+        LineItem.objects.filter(sales_order_id__in=ids)
+        .order_by("position", "id")
+        .values(*LINE_PATHS, "sales_order_id")
+    )
+    for value in values:
+        by_order[value["sales_order_id"]].append(rows.build(LINE_PLAN, value))
+    return by_order

@@ -1,0 +1,143 @@
+"""The order list and the dispatch day are built from `.values()` rows and rendered without output
+validation (selectors.ROW_PLAN, dispatch.day_view). These tests pin that the answers are what the
+schemas give for the same orders read as model instances, and that the dispatch day costs a fixed
+number of queries whatever its size."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+from typing import Any
+
+from core.renderers import dumps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tenants.sales.tests.helpers import DAY, ORDERS, master_data, order_in_db
+
+DAY_APPS = ("sales", "fleet", "geo", "parties", "catalog")
+
+
+def as_json(data: Any) -> Any:
+    return json.loads(dumps(data))
+
+
+def varied_day(md: dict[str, Any]) -> None:
+    """Orders of DAY in every dispatch status, with and without ship-to, time window, PO, driver,
+    trailer, creator, a line into a tank with a price breakdown and a delivered quantity."""
+    from tenants.accounts.models import User
+    from tenants.sales.models import LineItem
+
+    user = User.objects.order_by("id").first()
+    order_in_db(md, status="verified", po_number="PO-1", created_by=user)
+    bare = order_in_db(md, status="verified", lines=(("oil", "2", "845.0000"), ("gas", "700", "3.1")))
+    bare.ship_to = None
+    bare.planned_time_from, bare.planned_time_to = dt.time(8, 0), dt.time(11, 30)
+    bare.save()
+    on_truck = {"truck": md["truck"], "driver": md["driver"]}
+    order_in_db(md, status="assigned", stop_sequence=1, trailer=md["trailer"], **on_truck)
+    moving = order_in_db(md, status="in_delivery", stop_sequence=2, **on_truck)
+    line = LineItem.objects.get(sales_order=moving)
+    line.customer_asset = md["tank"]
+    line.price_breakdown = {"basis": "rack", "cost": "2.6100", "steps": [{"rule": "rack + 0.10"}]}
+    line.delivered_quantity = Decimal("990.5")
+    line.po_number = "PO-L"
+    line.save()
+    order_in_db(md, status="draft")  # not on the dispatch center
+    order_in_db(md, status="archive")  # only in the archive tab
+
+
+def test_order_list_rows_equal_the_row_schema(api_a, tenant_a, in_tenant):
+    from tenants.sales.models import SalesOrder
+    from tenants.sales.schemas import SalesOrderRow
+    from tenants.sales.selectors import orders
+
+    with in_tenant(tenant_a):
+        varied_day(master_data())
+    for params in ({}, {"status": "archive"}, {"search": "acme", "sort_by": "customer"}):
+        res = api_a.get(ORDERS, params)
+        assert res.status_code == 200, res.json()
+        page = res.json()["data"]
+        assert page["items"], params
+        with in_tenant(tenant_a):
+            by_id: dict[int, SalesOrder] = {o.pk: o for o in orders()}
+            expected = [
+                as_json(SalesOrderRow.model_validate(by_id[r["id"]]).model_dump()) for r in page["items"]
+            ]
+        assert page["items"] == expected
+    assert {r["status"] for r in api_a.get(ORDERS).json()["data"]["items"]} == {
+        "draft",
+        "verified",
+        "assigned",
+        "in_delivery",
+    }
+
+
+def test_dispatch_day_rows_equal_the_schemas(api_a, tenant_a, in_tenant):
+    from tenants.sales.dispatch import _LINES
+    from tenants.sales.schemas import DispatchDayOut, StopOut
+    from tenants.sales.selectors import orders
+
+    with in_tenant(tenant_a):
+        varied_day(master_data())
+    res = api_a.get("/api/dispatch/day", {"date": str(DAY)})
+    assert res.status_code == 200, res.json()
+    day = res.json()["data"]
+    stops = [
+        *day["unassigned"],
+        *day["assigned_elsewhere"],
+        *(stop for truck in day["trucks"] for stop in truck["orders"]),
+    ]
+    assert sorted(s["status"] for s in stops) == ["assigned", "in_delivery", "verified", "verified"]
+    with in_tenant(tenant_a):
+        by_id = {o.pk: o for o in orders().prefetch_related(_LINES)}
+        for stop in stops:
+            assert stop == as_json(StopOut.model_validate(by_id[stop["id"]]).model_dump()), stop["number"]
+    # The rest of the body (trucks, loads, compartments, drivers) is what the day's schema makes of it.
+    rest = {
+        **day,
+        "unassigned": [],
+        "assigned_elsewhere": [],
+        "trucks": [{**t, "orders": []} for t in day["trucks"]],
+    }
+    assert as_json(DispatchDayOut.model_validate(rest).model_dump()) == rest
+    truck = next(t for t in day["trucks"] if t["orders"])
+    assert truck["trailer"]["asset_number"] == "TR-1" and truck["drivers"] == [
+        [truck["orders"][0]["driver_id"], "Dana Driver"]
+    ]
+    assert [c["capacity"] for c in truck["compartments"]] == ["3000", "2000", "4000"]
+
+
+def test_dispatch_day_query_count_does_not_grow_with_the_day(api_a, tenant_a, in_tenant):
+    from tenants.fleet.models import CompanyAsset, Driver
+
+    with in_tenant(tenant_a):
+        md = master_data()
+        varied_day(md)
+
+    def queries() -> int:
+        """Statements of the day itself (sign-in and tenant lookups vary with the auth cache's memo)."""
+        with CaptureQueriesContext(connection) as ctx:
+            assert api_a.get("/api/dispatch/day", {"date": str(DAY)}).status_code == 200
+        return sum(1 for q in ctx.captured_queries if any(f'FROM "{app}_' in q["sql"] for app in DAY_APPS))
+
+    small = queries()
+    with in_tenant(tenant_a):
+        for i in range(6):
+            truck = CompanyAsset.objects.create(
+                asset_number=f"T-2{i:02d}", name="Truck", asset_type=md["truck"].asset_type, capacity=9000
+            )
+            driver = Driver.objects.create(name=f"Driver {i}")
+            for n in range(3):
+                order_in_db(
+                    md,
+                    status="assigned",
+                    truck=truck,
+                    driver=driver,
+                    trailer=md["trailer"] if n == 0 else None,
+                    stop_sequence=n + 1,
+                    lines=(("diesel", "100", "3"), ("gas", "100", "3"), ("oil", "1", "845")),
+                )
+            order_in_db(md, status="verified")
+    assert queries() == small <= 6

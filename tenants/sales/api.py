@@ -14,7 +14,7 @@ from django.utils import timezone
 from ninja import Query, Router
 
 from tenants.pricing.schemas import TaxSummaryMissing, TaxSummaryOut
-from tenants.sales import dispatch, pricing, selectors, services, workflow
+from tenants.sales import dayview, dispatch, pricing, selectors, services, workflow
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder
 from tenants.sales.schemas import (
     AssignIn,
@@ -399,7 +399,7 @@ def dispatch_day(request: HttpRequest, params: Query[DispatchQuery]) -> Any:
     # Plain rows in the schema's shape, rendered as they are (no output validation: 400 orders).
     return prerendered(
         ok(
-            dispatch.day_view(day, region_id=params.region_id, yard_id=params.yard_id),
+            dayview.day_view(day, region_id=params.region_id, yard_id=params.yard_id),
             "Dispatch day retrieved successfully",
         )
     )

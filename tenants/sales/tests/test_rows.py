@@ -1,5 +1,5 @@
 """The order list and the dispatch day are built from `.values()` rows and rendered without output
-validation (selectors.ROW_PLAN, dispatch.day_view). These tests pin that the answers are what the
+validation (selectors.ROW_PLAN, dayview.day_view). These tests pin that the answers are what the
 schemas give for the same orders read as model instances, and that the dispatch day costs a fixed
 number of queries whatever its size."""
 

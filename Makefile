@@ -33,6 +33,8 @@ APT_PACKAGES :=
 APT_PACKAGES += libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 # The inbox agent's tests (tenants/inbox/tests): a throwaway Dovecot IMAP server on loopback.
 APT_PACKAGES += dovecot-imapd
+# The document e2e tests and the render checks turn PDFs into PNGs with pdftoppm.
+APT_PACKAGES += poppler-utils
 
 # Extra arguments of infra/run.py for `make run` (e.g. RUN_ARGS="--no-spa --no-seed").
 RUN_ARGS ?=

@@ -31,10 +31,12 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # infra.fakes.*
 
 import services
 
 import spa
+from infra.fakes.google import FakeGoogle
 
 ROOT = services.ROOT
 PY = sys.executable
@@ -144,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
 
     children: dict[str, subprocess.Popen[bytes]] = {}
     found: services.Services | None = None
+    fake_google: FakeGoogle | None = None
     code = 0
     try:
         found = services.ensure_services()
@@ -160,6 +163,16 @@ def main(argv: list[str] | None = None) -> int:
         }
         env.setdefault("DJANGO_SETTINGS_MODULE", "fueldesk.settings")
         env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{args.port}")
+        if not os.environ.get("GOOGLE_DISCOVERY_URL"):
+            # No Google configured: a local fake (infra/fakes/google.py) for "Connect Google" and
+            # Gmail sending; its control API is at the same origin (docs/google.md).
+            fake_google = FakeGoogle(
+                port=int(os.environ.get("FAKE_GOOGLE_PORT", "0")),
+                client_id="fueldesk-dev-client",
+                client_secret="fueldesk-dev-secret",
+            ).start()
+            env.update(fake_google.settings())
+            log(f"fake Google on {fake_google.base_url} (GOOGLE_DISCOVERY_URL is not set)")
 
         manage(env, "bootstrap")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
@@ -200,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
             log("the web server did not answer /api/health within 60s; still waiting on it")
         banner = ["", "=" * 64, f"  FuelDesk is running on {url}", f"  API docs: {url}/api/docs"]
         banner += ["", "  Services:", *(f"    {line}" for line in found.report())]
+        if fake_google is not None:
+            banner += [f"    Google: a local fake on {fake_google.base_url} (control API: /_control/...)"]
         if spa_note:
             banner += ["", f"  WARNING: {spa_note}"]
         if demo.strip():
@@ -245,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         stop_children(children)
         if found is not None:
             found.stop()
+        if fake_google is not None:
+            fake_google.stop()
         log("stopped")
     return code
 

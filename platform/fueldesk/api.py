@@ -32,6 +32,7 @@ DOMAIN_API_MODULES = [
     "tenants.inbox.api",
     "tenants.mail.document_api",
     "tenants.onboarding.api",
+    "tenants.google.api",
 ]
 
 

@@ -109,6 +109,7 @@ TENANT_APPS = [
     "tenants.quotes",
     "tenants.inbox",
     "tenants.onboarding",
+    "tenants.google",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -289,6 +290,17 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "FuelDesk <no-reply@fueldesk.local>")
 
+# Google (tenants/google, docs/google.md): a company's Gmail account for sending, and "Sign in with
+# Google". Every endpoint comes from the discovery document, so `make run` and the tests point these
+# at the local fake (infra/fakes/google.py).
+GOOGLE_DISCOVERY_URL = os.environ.get(
+    "GOOGLE_DISCOVERY_URL", "https://accounts.google.com/.well-known/openid-configuration"
+)
+GMAIL_API_BASE = os.environ.get("GMAIL_API_BASE", "https://gmail.googleapis.com/gmail/v1").rstrip("/")
+GOOGLE_CLIENT_ID = os.environ.get("GOOGLE_CLIENT_ID", "")
+GOOGLE_CLIENT_SECRET = os.environ.get("GOOGLE_CLIENT_SECRET", "")
+GOOGLE_HTTP_TIMEOUT_SECONDS = float(os.environ.get("GOOGLE_HTTP_TIMEOUT_SECONDS", "10"))
+
 DRAMATIQ_BROKER_URL = os.environ.get("DRAMATIQ_BROKER_URL", REDIS_URL)
 # The Redis key prefix of the queues (a test runs its own worker in a namespace of its own).
 DRAMATIQ_NAMESPACE = os.environ.get("DRAMATIQ_NAMESPACE", "dramatiq")
@@ -315,6 +327,8 @@ LOGGING = {
         # WeasyPrint narrates every step and font subset at INFO.
         "weasyprint": {"level": "ERROR"},
         "fontTools": {"level": "WARNING"},
+        # httpx narrates every request at INFO (Google's authorize URL and the like).
+        "httpx": {"level": "WARNING"},
     },
 }
 

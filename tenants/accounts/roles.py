@@ -65,7 +65,17 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "price_quote",
             "email_agent",
         },
-        {"customer", "supplier", "product", "sales_order", "state", "city", "company_settings", "dashboard"},
+        {
+            "customer",
+            "supplier",
+            "product",
+            "sales_order",
+            "state",
+            "city",
+            "company_settings",
+            "dashboard",
+            "google_authentication",
+        },
     ),
     "Sales": (
         "Customers, orders and quotes.",

@@ -9,6 +9,8 @@ class SentEmail(models.Model):
         SENDING = "sending"
         SENT = "sent"
         FAILED = "failed"
+        # Not sent, waiting for a person: the company's Google account must be reconnected.
+        HELD = "held"
 
     class Category(models.TextChoices):
         INVOICE = "invoice"

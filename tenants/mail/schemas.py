@@ -83,7 +83,7 @@ class EmailListQuery(Schema):
     order: Literal["asc", "desc"] = "desc"
     category: Category | None = None
     parent_id: int | None = Field(None, ge=1, le=2**62)
-    status: Literal["queued", "sending", "sent", "failed"] | None = None
+    status: Literal["queued", "sending", "sent", "failed", "held"] | None = None
 
 
 class MailDraftOut(Schema):
@@ -131,5 +131,5 @@ class MailEmailedOut(Schema):
     marked_at: dt.datetime
     times: int
     emails: dict[str, int] = Field(
-        description="The document's emails by status: queued, sending, sent, failed"
+        description="The document's emails by status: queued, sending, sent, failed, held"
     )

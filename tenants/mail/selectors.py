@@ -22,6 +22,11 @@ def emails(query: EmailListQuery) -> QuerySet[SentEmail]:
     return qs.order_by(field.asc(nulls_last=True), "id")
 
 
+def held_count() -> int:
+    """Emails held until the mail provider is reconnected (docs/google.md)."""
+    return SentEmail.objects.filter(status=SentEmail.Status.HELD).count()
+
+
 def get_email(email_id: int) -> SentEmail:
     email = SentEmail.objects.filter(pk=email_id).first()
     if email is None:

@@ -20,13 +20,19 @@ from django.db import DatabaseError, connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from tenants.mail import rules
+from tenants.mail import rules, transports
 from tenants.mail.models import EmailedDocument, SentEmail
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
 # An email still queued (or left `sending` by a dead worker) this long is offered to a worker again.
 STALE_AFTER = timedelta(minutes=5)
+
+
+# The provider hook (tenants/mail/transports.py), public here for the apps that register a transport.
+Held = transports.Held
+TransportTemporaryError = transports.TemporaryError
+register_transport = transports.register
 
 
 class TemporaryFailure(Exception):
@@ -197,6 +203,8 @@ def build_message(email: SentEmail, conn: Any = None) -> EmailMessage:
 
 
 def _is_temporary(exc: BaseException) -> bool:
+    if isinstance(exc, transports.TemporaryError):
+        return True
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         return all(400 <= code < 500 for code, _ in exc.recipients.values())
     if isinstance(exc, smtplib.SMTPAuthenticationError):
@@ -228,14 +236,16 @@ def deliver(email_id: int) -> str:
                 # Another worker is talking to the server about it: look again later.
                 raise TemporaryFailure("another worker is sending this email")
             return "missing"
-        if email.status in (SentEmail.Status.SENT, SentEmail.Status.FAILED):
+        if email.status in (SentEmail.Status.SENT, SentEmail.Status.FAILED, SentEmail.Status.HELD):
             return email.status
         # Visible to readers while this worker talks to the server (its own short commit).
         email.status = SentEmail.Status.SENDING
         email.attempts += 1
         email.save(update_fields=["status", "attempts", "updated_at"])
     outcome, error = "sent", ""
-    conn = get_connection(fail_silently=False)
+    # A provider's API when the company connected one (Gmail: tenants/google), else the backend.
+    transport = transports.resolve()
+    conn = get_connection(fail_silently=False) if transport is None else None
     try:
         with transaction.atomic():
             email = _lock(email_id)
@@ -244,10 +254,21 @@ def deliver(email_id: int) -> str:
             if email.status != SentEmail.Status.SENDING:
                 return email.status
             try:
-                conn.open()  # held open past the commit (send_messages would close it first)
-                message = build_message(email, conn)
-                if conn.send_messages([message]) != 1:
-                    raise smtplib.SMTPException("the mail backend did not accept the message")
+                if transport is not None:
+                    transport.open()
+                    transport.send(build_message(email))
+                elif conn is not None:
+                    conn.open()  # held open past the commit (send_messages would close it first)
+                    message = build_message(email, conn)
+                    if conn.send_messages([message]) != 1:
+                        raise smtplib.SMTPException("the mail backend did not accept the message")
+            except transports.Held as exc:
+                # Not accepted, and no retry can help until a person acts (reconnects Google):
+                # `release_held` queues it again then.
+                outcome = error = "held"
+                email.status = SentEmail.Status.HELD
+                email.error = str(exc)[:2000]
+                email.save(update_fields=["status", "error", "updated_at"])
             except Exception as exc:
                 error = f"{type(exc).__name__}: {exc}"[:2000]
                 temporary = _is_temporary(exc) and email.attempts < MAX_ATTEMPTS
@@ -265,7 +286,10 @@ def deliver(email_id: int) -> str:
     finally:
         # QUIT and close after the commit, not before: the server's goodbye is not worth a window.
         try:
-            conn.close()
+            if transport is not None:
+                transport.close()
+            elif conn is not None:
+                conn.close()
         except Exception:
             log.debug("closing the mail connection failed", exc_info=True)
     if outcome == "retry":
@@ -273,6 +297,26 @@ def deliver(email_id: int) -> str:
     if outcome == "failed":
         log.warning("email %s failed: %s", email_id, error)
     return outcome
+
+
+def release_held() -> int:
+    """Queue the held emails again (the provider is reconnected). Each row goes back to `queued`
+    under its lock and gets one message after the commit; delivery's state check keeps it once."""
+    with transaction.atomic():
+        held = list(
+            SentEmail.objects.select_for_update()
+            .filter(status=SentEmail.Status.HELD)
+            .only("id", "category", "parent_id", "subject", "recipient_email")
+        )
+        if not held:
+            return 0
+        SentEmail.objects.filter(pk__in=[e.pk for e in held]).update(
+            status=SentEmail.Status.QUEUED, error="", attempts=0, updated_at=timezone.now()
+        )
+        schema = connection.schema_name
+        jobs = [_job(e) for e in held]
+        transaction.on_commit(lambda: enqueue(schema, jobs))
+    return len(held)
 
 
 def requeue_stale(older_than: timedelta = STALE_AFTER) -> int:

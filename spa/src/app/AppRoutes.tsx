@@ -60,6 +60,7 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   deliveryOrderEntry: lazy(() => import('@/features/delivery/DeliveryEntryPage')),
   billParser: lazy(() => import('@/features/billparse/BillParserPage')),
   onboarding: lazy(() => import('@/features/onboarding/OnboardingPage')),
+  googleAuthentication: lazy(() => import('@/features/google/GoogleAuthenticationPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {

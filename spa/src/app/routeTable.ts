@@ -41,6 +41,7 @@ export type PageKey =
   | 'deliveryTicket'
   | 'deliveryOrderEntry'
   | 'onboarding'
+  | 'googleAuthentication'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -92,7 +93,7 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/daily-summary', page: 'dailySummary', shell: true, title: 'Daily Summary' },
   pending('/quickbook-online/*', 'QuickBooks Online'),
   pending('/quickbook/login', 'QuickBooks Online'),
-  pending('/google-authentication/*', 'Google Authentication'),
+  { path: '/google-authentication/*', page: 'googleAuthentication', shell: true, title: 'Google Authentication' },
   { path: '/dispatch-center/*', page: 'dispatchCenter', shell: true, title: 'Dispatch Center' },
   { path: '/onboarding', page: 'onboarding', shell: true, title: 'Onboarding' },
   { path: '/user-management/*', page: 'userManagement', shell: true, title: 'User Management' },

@@ -26,6 +26,7 @@ const STATUS_COLOR: Record<string, 'default' | 'info' | 'success' | 'error' | 'w
   sending: 'info',
   sent: 'success',
   failed: 'error',
+  held: 'warning',
 };
 const CATEGORY_LABEL: Record<string, string> = {
   invoice: 'Invoice',
@@ -139,6 +140,11 @@ function Detail() {
             </Box>
             {e.status === 'failed' && <Alert severity="error" sx={{ mt: 2 }}>Email sending failed: {e.error}</Alert>}
             {e.status === 'queued' && e.error && <Alert severity="warning" sx={{ mt: 2 }}>Will retry: {e.error}</Alert>}
+            {e.status === 'held' && (
+              <Alert severity="warning" sx={{ mt: 2 }} action={<Button component={RouterLink} to="/google-authentication" size="small">Reconnect</Button>}>
+                Held: {e.error}
+              </Alert>
+            )}
             <Divider sx={{ my: 2 }} />
             <Typography component="pre" sx={{ whiteSpace: 'pre-wrap', fontFamily: 'inherit', m: 0 }}>{e.body || '(no text)'}</Typography>
             {e.attachments.length > 0 && (

@@ -2044,6 +2044,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/google-authentication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Status */
+        get: operations["google_authentication_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/google-authentication/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Callback
+         * @description Google's answer (`code`, `state` from the page it sent the browser back to).
+         */
+        post: operations["google_authentication_callback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/google-authentication/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect
+         * @description Start connecting: the URL of Google's consent screen (gmail.send, offline, prompt=consent).
+         */
+        post: operations["google_authentication_connect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/google-authentication/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disconnect
+         * @description Revoke the grant at Google and send mail through the server's SMTP again.
+         */
+        post: operations["google_authentication_disconnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -8724,7 +8801,7 @@ export interface components {
              */
             sort_by: "sent_at" | "created_at" | "subject" | "recipient_email" | "status" | "id";
             /** Status */
-            status?: ("queued" | "sending" | "sent" | "failed") | null;
+            status?: ("queued" | "sending" | "sent" | "failed" | "held") | null;
         };
         /** EmailOut */
         EmailOut: {
@@ -9074,6 +9151,22 @@ export interface components {
         /** Envelope[FinalPriceOut] */
         Envelope_FinalPriceOut_: {
             data: components["schemas"]["FinalPriceOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[GoogleAuthenticationOut] */
+        Envelope_GoogleAuthenticationOut_: {
+            data: components["schemas"]["GoogleAuthenticationOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[GoogleConnectOut] */
+        Envelope_GoogleConnectOut_: {
+            data: components["schemas"]["GoogleConnectOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -10386,6 +10479,48 @@ export interface components {
             /** Ship To Id */
             ship_to_id?: number | null;
         };
+        /**
+         * GoogleAuthenticationOut
+         * @description The company's Google account for sending mail (never a token).
+         */
+        GoogleAuthenticationOut: {
+            /**
+             * Configured
+             * @description GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set on the server
+             */
+            configured: boolean;
+            /** Connected At */
+            connected_at: string | null;
+            /** Connected By */
+            connected_by: string;
+            /** Email */
+            email: string;
+            /**
+             * Held
+             * @description Emails held until the account is reconnected
+             */
+            held: number;
+            /** Last Error */
+            last_error: string;
+            /**
+             * State
+             * @description connected: mail goes through Gmail; reconnect: Google refused the grant and the outbox holds; disconnected: mail goes through the server's SMTP
+             * @enum {string}
+             */
+            state: "connected" | "reconnect" | "disconnected";
+        };
+        /** GoogleCallbackIn */
+        GoogleCallbackIn: {
+            /** Code */
+            code: string;
+            /** State */
+            state: string;
+        };
+        /** GoogleConnectOut */
+        GoogleConnectOut: {
+            /** Authorization Url */
+            authorization_url: string;
+        };
         /** HealthOut */
         HealthOut: {
             /** Database */
@@ -11506,7 +11641,7 @@ export interface components {
             document_type: string;
             /**
              * Emails
-             * @description The document's emails by status: queued, sending, sent, failed
+             * @description The document's emails by status: queued, sending, sent, failed, held
              */
             emails: {
                 [key: string]: number;
@@ -26687,7 +26822,7 @@ export interface operations {
                 parent_id?: number | null;
                 size?: number;
                 sort_by?: "sent_at" | "created_at" | "subject" | "recipient_email" | "status" | "id";
-                status?: ("queued" | "sending" | "sent" | "failed") | null;
+                status?: ("queued" | "sending" | "sent" | "failed" | "held") | null;
             };
             header?: never;
             path?: never;
@@ -28096,6 +28231,225 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    google_authentication_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GoogleAuthenticationOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    google_authentication_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GoogleCallbackIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GoogleAuthenticationOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    google_authentication_connect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GoogleConnectOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    google_authentication_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GoogleAuthenticationOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

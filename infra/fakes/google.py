@@ -1,0 +1,517 @@
+"""A small fake of Google for development and tests: OpenID discovery, authorize (consent given at
+once), token (authorization_code and refresh_token grants, RS256 ID tokens with a `kid`), revoke,
+JWKS and Gmail's `users.messages.send`, plus a control API under `/_control/` (docs/google.md).
+
+    python -m infra.fakes.google --port 8791
+
+In tests: ``with FakeGoogle() as google: ...`` serves it on a free loopback port from a thread.
+Standard library HTTP server; keys from `cryptography`, tokens signed with PyJWT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import email
+import email.policy
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import jwt
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+GMAIL_SEND_SCOPE = "https://www.googleapis.com/auth/gmail.send"
+ACCESS_TOKEN_SECONDS = 3599
+
+
+def _b64url_uint(n: int) -> str:
+    raw = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+@dataclass
+class Grant:
+    """What one consent gave: the identity, the scopes, and the tokens issued from it."""
+
+    client_id: str
+    scope: str
+    identity: dict[str, Any]
+    nonce: str | None
+    refresh_token: str | None
+    revoked: bool = False
+
+
+@dataclass
+class State:
+    identity: dict[str, Any] = field(
+        default_factory=lambda: {
+            "email": "office@fueldesk-demo.test",
+            "email_verified": True,
+            "sub": "108000000000000000001",
+            "name": "FuelDesk Office",
+        }
+    )
+    # When False the ID token carries no nonce (a provider that ignores it: the client must refuse).
+    echo_nonce: bool = True
+    authorizations: list[dict[str, Any]] = field(default_factory=list)
+    codes: dict[str, Grant] = field(default_factory=dict)
+    refresh: dict[str, Grant] = field(default_factory=dict)
+    access: dict[str, tuple[Grant, float]] = field(default_factory=dict)
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    # endpoint name ("token", "gmail_send", ...) -> list of HTTP statuses to answer next, in order.
+    failures: dict[str, list[int]] = field(default_factory=dict)
+    token_requests: list[dict[str, str]] = field(default_factory=list)
+    revocations: list[str] = field(default_factory=list)
+
+
+class FakeGoogle:
+    """The fake's state and its HTTP server. `base_url` is known once started."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, client_id: str = "", client_secret: str = ""):
+        self.host, self.port = host, port
+        self.client_id, self.client_secret = client_id, client_secret  # "" accepts any client
+        self.lock = threading.RLock()
+        self.state = State()
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.kid = "fake-" + secrets.token_hex(4)
+        self.server: ThreadingHTTPServer | None = None
+        # Tests: called with each message Gmail is about to accept; False drops the connection
+        # without an answer (the message is not stored), e.g. after killing the sender.
+        self.before_send: Callable[[dict[str, Any]], bool] | None = None
+        self.thread: threading.Thread | None = None
+
+    # --- life ------------------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def discovery_url(self) -> str:
+        return f"{self.base_url}/.well-known/openid-configuration"
+
+    @property
+    def gmail_base(self) -> str:
+        return f"{self.base_url}/gmail/v1"
+
+    def start(self) -> FakeGoogle:
+        fake = self
+
+        class Handler(_Handler):
+            google = fake
+
+        self.server = ThreadingHTTPServer((self.host, self.port), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, name="fake-google", daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()
+            self.server = None
+
+    def __enter__(self) -> FakeGoogle:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def settings(self) -> dict[str, str]:
+        """The FuelDesk settings that point at this fake."""
+        return {
+            "GOOGLE_DISCOVERY_URL": self.discovery_url,
+            "GMAIL_API_BASE": self.gmail_base,
+            "GOOGLE_CLIENT_ID": self.client_id or "fueldesk-test-client",
+            "GOOGLE_CLIENT_SECRET": self.client_secret or "fueldesk-test-secret",
+        }
+
+    # --- documents -------------------------------------------------------------------------------
+    def discovery(self) -> dict[str, Any]:
+        return {
+            "issuer": self.base_url,
+            "authorization_endpoint": f"{self.base_url}/o/oauth2/v2/auth",
+            "token_endpoint": f"{self.base_url}/token",
+            "revocation_endpoint": f"{self.base_url}/revoke",
+            "jwks_uri": f"{self.base_url}/oauth2/v3/certs",
+            "userinfo_endpoint": f"{self.base_url}/v1/userinfo",
+            "response_types_supported": ["code"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "scopes_supported": ["openid", "email", "profile"],
+        }
+
+    def jwks(self) -> dict[str, Any]:
+        numbers = self.key.public_key().public_numbers()
+        return {
+            "keys": [
+                {
+                    "kty": "RSA",
+                    "alg": "RS256",
+                    "use": "sig",
+                    "kid": self.kid,
+                    "n": _b64url_uint(numbers.n),
+                    "e": _b64url_uint(numbers.e),
+                }
+            ]
+        }
+
+    def id_token(self, claims: dict[str, Any], *, kid: str | None = None, key: Any = None) -> str:
+        """An ID token signed with this fake's key (or `key`), for the token endpoint and for tests."""
+        return jwt.encode(claims, key or self.key, algorithm="RS256", headers={"kid": kid or self.kid})
+
+    def id_claims(self, grant: Grant, client_id: str) -> dict[str, Any]:
+        now = int(time.time())
+        claims: dict[str, Any] = {
+            "iss": self.base_url,
+            "aud": client_id,
+            "azp": client_id,
+            "iat": now,
+            "exp": now + 3600,
+            **{k: v for k, v in grant.identity.items() if k in {"sub", "email", "email_verified", "name"}},
+        }
+        if grant.nonce and self.state.echo_nonce:
+            claims["nonce"] = grant.nonce
+        return claims
+
+    # --- control ---------------------------------------------------------------------------------
+    def revoke_all(self) -> int:
+        """Revoke every grant (the user removed the app at myaccount.google.com)."""
+        with self.lock:
+            grants = {id(g): g for g in self.state.refresh.values()}
+            for grant in grants.values():
+                grant.revoked = True
+            return len(grants)
+
+    def expire_access_tokens(self) -> None:
+        with self.lock:
+            self.state.access = {t: (g, 0.0) for t, (g, _) in self.state.access.items()}
+
+    def fail_next(self, endpoint: str, status: int, times: int = 1) -> None:
+        with self.lock:
+            self.state.failures.setdefault(endpoint, []).extend([status] * times)
+
+    def reset(self) -> None:
+        with self.lock:
+            self.state = State()
+
+    def take_failure(self, endpoint: str) -> int | None:
+        with self.lock:
+            queue = self.state.failures.get(endpoint) or []
+            return queue.pop(0) if queue else None
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return list(self.state.messages)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    google: FakeGoogle
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    # --- plumbing --------------------------------------------------------------------------------
+    def _body(self) -> bytes:
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def _form(self) -> dict[str, str]:
+        return {k: v[-1] for k, v in parse_qs(self._body().decode(), keep_blank_values=True).items()}
+
+    def _json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Access-Control-Allow-Origin", "*")
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _oauth_error(self, status: int, error: str, description: str) -> None:
+        self._json(status, {"error": error, "error_description": description})
+
+    def _gmail_error(self, status: int, message: str, reason: str) -> None:
+        self._json(
+            status,
+            {
+                "error": {
+                    "code": status,
+                    "message": message,
+                    "status": reason,
+                    "errors": [{"message": message}],
+                }
+            },
+        )
+
+    def do_OPTIONS(self) -> None:  # CORS preflight for the control API (the e2e calls it from a page)
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers", "Content-Type, Authorization")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        url = urlsplit(self.path)
+        g = self.google
+        if url.path == "/.well-known/openid-configuration":
+            return self._json(200, g.discovery())
+        if url.path == "/oauth2/v3/certs":
+            return self._json(200, g.jwks())
+        if url.path == "/o/oauth2/v2/auth":
+            return self._authorize({k: v[-1] for k, v in parse_qs(url.query).items()})
+        if url.path == "/_control/messages":
+            return self._json(200, {"messages": g.messages})
+        if url.path == "/_control/authorizations":
+            with g.lock:
+                return self._json(200, {"authorizations": list(g.state.authorizations)})
+        if url.path == "/_control/state":
+            with g.lock:
+                return self._json(
+                    200,
+                    {
+                        "identity": g.state.identity,
+                        "grants": len({id(x) for x in g.state.refresh.values()}),
+                        "revoked": sum(
+                            1 for x in {id(x): x for x in g.state.refresh.values()}.values() if x.revoked
+                        ),
+                        "token_requests": [r.get("grant_type") for r in g.state.token_requests],
+                        "revocations": len(g.state.revocations),
+                    },
+                )
+        return self._json(404, {"error": "not_found"})
+
+    def do_POST(self) -> None:
+        url = urlsplit(self.path)
+        if url.path == "/token":
+            return self._token(self._form())
+        if url.path == "/revoke":
+            form = self._form()
+            token = form.get("token") or parse_qs(url.query).get("token", [""])[-1]
+            return self._revoke(token)
+        if url.path == "/gmail/v1/users/me/messages/send":
+            return self._gmail_send()
+        if url.path.startswith("/_control/"):
+            return self._control(url.path.removeprefix("/_control/"))
+        return self._json(404, {"error": "not_found"})
+
+    # --- OAuth -----------------------------------------------------------------------------------
+    def _authorize(self, q: dict[str, str]) -> None:
+        g = self.google
+        redirect_uri = q.get("redirect_uri", "")
+        if not redirect_uri or q.get("response_type") != "code" or not q.get("client_id"):
+            return self._json(400, {"error": "invalid_request", "error_description": "Missing parameters"})
+        if g.client_id and q["client_id"] != g.client_id:
+            return self._json(
+                401, {"error": "invalid_client", "error_description": "The OAuth client was not found."}
+            )
+        with g.lock:
+            g.state.authorizations.append(dict(q))
+            code = "code-" + secrets.token_urlsafe(16)
+            g.state.codes[code] = Grant(
+                client_id=q["client_id"],
+                scope=q.get("scope", ""),
+                identity=dict(g.state.identity),
+                nonce=q.get("nonce"),
+                # A refresh token only for offline access, and (as Google) only with a fresh consent.
+                refresh_token=("refresh-" + secrets.token_urlsafe(24))
+                if q.get("access_type") == "offline" and q.get("prompt") == "consent"
+                else None,
+            )
+        params = {"code": code, "scope": q.get("scope", "")}
+        if "state" in q:
+            params["state"] = q["state"]
+        sep = "&" if "?" in redirect_uri else "?"
+        self.send_response(302)
+        self.send_header("Location", f"{redirect_uri}{sep}{urlencode(params)}")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _client_ok(self, form: dict[str, str]) -> bool:
+        g = self.google
+        client_id, client_secret = form.get("client_id", ""), form.get("client_secret", "")
+        auth = self.headers.get("Authorization", "")
+        if auth.startswith("Basic "):
+            client_id, _, client_secret = base64.b64decode(auth[6:]).decode().partition(":")
+        if not client_id:
+            return False
+        return not g.client_id or (client_id == g.client_id and client_secret == g.client_secret)
+
+    def _token(self, form: dict[str, str]) -> None:
+        g = self.google
+        with g.lock:
+            g.state.token_requests.append({k: v for k, v in form.items() if k == "grant_type"})
+        failure = g.take_failure("token")
+        if failure:
+            return self._oauth_error(
+                failure, "internal_failure" if failure >= 500 else "invalid_request", "Injected"
+            )
+        if not self._client_ok(form):
+            return self._oauth_error(401, "invalid_client", "Unauthorized")
+        grant_type = form.get("grant_type")
+        with g.lock:
+            if grant_type == "authorization_code":
+                grant = g.state.codes.pop(form.get("code", ""), None)
+                if grant is None:
+                    return self._oauth_error(400, "invalid_grant", "Malformed auth code.")
+                if grant.refresh_token:
+                    g.state.refresh[grant.refresh_token] = grant
+                access = "access-" + secrets.token_urlsafe(24)
+                g.state.access[access] = (grant, time.time() + ACCESS_TOKEN_SECONDS)
+                payload: dict[str, Any] = {
+                    "access_token": access,
+                    "expires_in": ACCESS_TOKEN_SECONDS,
+                    "scope": grant.scope,
+                    "token_type": "Bearer",
+                }
+                if grant.refresh_token:
+                    payload["refresh_token"] = grant.refresh_token
+                if "openid" in grant.scope.split():
+                    payload["id_token"] = g.id_token(
+                        g.id_claims(grant, form.get("client_id") or grant.client_id)
+                    )
+                return self._json(200, payload)
+            if grant_type == "refresh_token":
+                grant_or_none = g.state.refresh.get(form.get("refresh_token", ""))
+                if grant_or_none is None or grant_or_none.revoked:
+                    return self._oauth_error(400, "invalid_grant", "Token has been expired or revoked.")
+                access = "access-" + secrets.token_urlsafe(24)
+                g.state.access[access] = (grant_or_none, time.time() + ACCESS_TOKEN_SECONDS)
+                return self._json(
+                    200,
+                    {
+                        "access_token": access,
+                        "expires_in": ACCESS_TOKEN_SECONDS,
+                        "scope": grant_or_none.scope,
+                        "token_type": "Bearer",
+                    },
+                )
+        return self._oauth_error(400, "unsupported_grant_type", "Invalid grant_type: " + str(grant_type))
+
+    def _revoke(self, token: str) -> None:
+        g = self.google
+        with g.lock:
+            g.state.revocations.append(token[:12])
+            grant = g.state.refresh.get(token) or (g.state.access.get(token) or (None, 0))[0]
+            if grant is None:
+                return self._oauth_error(400, "invalid_token", "Token expired or revoked")
+            grant.revoked = True
+        return self._json(200, {})
+
+    # --- Gmail -----------------------------------------------------------------------------------
+    def _gmail_send(self) -> None:
+        g = self.google
+        body = self._body()
+        auth = self.headers.get("Authorization", "")
+        token = auth[7:] if auth.startswith("Bearer ") else ""
+        with g.lock:
+            grant, expires = g.state.access.get(token, (None, 0.0))
+        if grant is None or grant.revoked or expires < time.time():
+            return self._gmail_error(
+                401,
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie "
+                "or other valid authentication credential.",
+                "UNAUTHENTICATED",
+            )
+        if GMAIL_SEND_SCOPE not in grant.scope.split():
+            return self._gmail_error(
+                403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED"
+            )
+        failure = g.take_failure("gmail_send")
+        if failure:
+            return self._gmail_error(
+                failure, "Injected failure", "UNAVAILABLE" if failure >= 500 else "FAILED"
+            )
+        try:
+            raw = json.loads(body)["raw"]
+            mime = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))
+            parsed = email.message_from_bytes(mime, policy=email.policy.default)
+        except (ValueError, KeyError, TypeError):
+            return self._gmail_error(400, "Invalid value for ByteString", "INVALID_ARGUMENT")
+        recipients = [parsed.get(h, "") for h in ("To", "Cc", "Bcc")]
+        if not any(recipients):
+            return self._gmail_error(400, "Recipient address required", "INVALID_ARGUMENT")
+        message_id = "gm" + secrets.token_hex(8)
+        attachments = [p.get_filename() for p in parsed.walk() if p.get_filename()]
+        record = {
+            "id": message_id,
+            "account": grant.identity.get("email"),
+            "from": parsed.get("From", ""),
+            "to": parsed.get("To", ""),
+            "cc": parsed.get("Cc", ""),
+            "bcc": parsed.get("Bcc", ""),
+            "reply_to": parsed.get("Reply-To", ""),
+            "subject": parsed.get("Subject", ""),
+            "message_id": parsed.get("Message-ID", ""),
+            "attachments": attachments,
+            "raw": raw,
+        }
+        if g.before_send is not None and not g.before_send(record):
+            self.close_connection = True
+            return None
+        with g.lock:
+            g.state.messages.append(record)
+        return self._json(200, {"id": message_id, "threadId": message_id, "labelIds": ["SENT"]})
+
+    # --- control ---------------------------------------------------------------------------------
+    def _control(self, action: str) -> None:
+        g = self.google
+        try:
+            data = json.loads(self._body() or b"{}")
+        except ValueError:
+            return self._json(400, {"error": "invalid json"})
+        if action == "revoke":
+            return self._json(200, {"revoked": g.revoke_all()})
+        if action == "expire-access-tokens":
+            g.expire_access_tokens()
+            return self._json(200, {})
+        if action == "fail":
+            g.fail_next(
+                str(data.get("endpoint", "")), int(data.get("status", 500)), int(data.get("times", 1))
+            )
+            return self._json(200, {})
+        if action == "identity":
+            with g.lock:
+                g.state.identity.update(
+                    {k: data[k] for k in ("email", "email_verified", "sub", "name") if k in data}
+                )
+                if "echo_nonce" in data:
+                    g.state.echo_nonce = bool(data["echo_nonce"])
+                return self._json(200, {"identity": g.state.identity})
+        if action == "reset":
+            g.reset()
+            return self._json(200, {})
+        return self._json(404, {"error": "unknown control action"})
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="A fake of Google's OAuth, JWKS and Gmail send.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8791)
+    parser.add_argument("--client-id", default="")
+    parser.add_argument("--client-secret", default="")
+    args = parser.parse_args(argv)
+    fake = FakeGoogle(args.host, args.port, args.client_id, args.client_secret).start()
+    print(f"fake Google on {fake.base_url} (discovery {fake.discovery_url})", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        fake.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class GoogleConfig(AppConfig):
+    name = "tenants.google"
+    label = "google"
+    verbose_name = "Google (mail sending, sign-in)"
+
+    def ready(self) -> None:
+        from tenants.google import gmail
+        from tenants.mail.services import register_transport
+
+        # The outbox sends through Gmail when the company connected a Google account.
+        register_transport("gmail", gmail.resolve_transport)

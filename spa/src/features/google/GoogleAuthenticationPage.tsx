@@ -102,7 +102,9 @@ function ConnectionCard({ g }: { g: GoogleAuthentication }) {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {g.state === 'disconnected'
           ? "Invoice and delivery-ticket emails go out through the server's mail (SMTP). Connect a Google Workspace or Gmail account to send them from it through Gmail."
-          : 'Invoice and delivery-ticket emails go out from this Google account through Gmail.'}
+          : g.state === 'reconnect'
+            ? 'Google no longer accepts FuelDesk for this account (access removed, expired, or its password changed): emails are held, not sent, until you reconnect it.'
+            : 'Invoice and delivery-ticket emails go out from this Google account through Gmail.'}
       </Typography>
 
       {g.state !== 'disconnected' && (

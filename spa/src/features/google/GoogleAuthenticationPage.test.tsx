@@ -16,9 +16,9 @@ function route(handlers: Record<string, () => Response>) {
   const calls: Call[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = input instanceof Request ? input : null;
-    const url = req ? req.url : String(input);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = (init?.method ?? req?.method ?? 'GET').toUpperCase();
-    const body = req ? await req.clone().text() : String(init?.body ?? '');
+    const body = req ? await req.clone().text() : typeof init?.body === 'string' ? init.body : '';
     calls.push({ url, method, body });
     const key = Object.keys(handlers).find((k) => {
       const [m, path] = k.split(' ');

@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { Link as RouterLink } from 'react-router-dom';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
+import { WARNING_SX } from '@/components/resource';
 import { isApiError } from '@/lib/api/errors';
 import { useOnboardingQuery, type OnboardingStep } from './onboardingApi';
 
@@ -58,12 +59,12 @@ function StepRow({ step, index }: { step: OnboardingStep; index: number }) {
           <Typography
             variant="body2"
             data-testid="step-detail"
-            sx={{ mt: 0.5, fontWeight: 500, color: step.state === 'attention' ? 'warning.dark' : 'text.primary' }}
+            sx={{ mt: 0.5, fontWeight: 500, color: step.state === 'attention' ? WARNING_SX.color : 'text.primary' }}
           >
             {step.detail}
           </Typography>
         )}
-        <Box sx={{ display: { xs: 'block', sm: 'none' }, mt: 1.25 }}>
+        <Box sx={{ display: { xs: 'block', sm: 'none' }, mt: 1.25, ml: step.state === 'done' ? -0.75 : 0 }}>
           <StepButton step={step} />
         </Box>
       </Box>
@@ -81,7 +82,8 @@ function StepButton({ step }: { step: OnboardingStep }) {
       to={step.link}
       size="small"
       variant={step.state === 'done' ? 'text' : 'contained'}
-      color={step.state === 'attention' ? 'warning' : 'primary'}
+      // MUI's orange is too light for white text (WCAG AA): the warning Alert's dark brown instead.
+      sx={step.state === 'attention' ? { bgcolor: WARNING_SX.color, '&:hover': { bgcolor: '#4d2d00' } } : undefined}
       aria-label={`${ACTION_LABEL[step.state]}: ${step.title}`}
     >
       {ACTION_LABEL[step.state]}
@@ -130,7 +132,7 @@ export default function OnboardingPage() {
                 <Typography variant="body2" color="text.secondary">
                   {percent}%
                 </Typography>
-                {attention > 0 && <Chip size="small" color="warning" label={`${attention} need${attention === 1 ? 's' : ''} attention`} />}
+                {attention > 0 && <Chip size="small" variant="outlined" sx={WARNING_SX} label={`${attention} need${attention === 1 ? 's' : ''} attention`} />}
                 {data.total > 0 && data.done === data.total && <Chip size="small" color="success" label="All set" />}
               </Box>
               <LinearProgress

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from tenants.sales import selectors
 from tenants.sales.models import SalesOrder
@@ -21,11 +21,7 @@ def board_view(params: Any) -> dict[str, Any]:
         qs = qs.filter(planned_date__lte=params.planned_date_end)
     if params.customer_id:
         qs = qs.filter(customer_id=params.customer_id)
-    if params.search and params.search.strip():
-        term = params.search.strip()
-        qs = qs.filter(
-            Q(number__icontains=term) | Q(po_number__icontains=term) | Q(customer__name__icontains=term)
-        )
+    qs = selectors.search_orders(qs, params.search)
     counts = dict(qs.order_by().values_list("status").annotate(n=Count("id")))
     columns = []
     for status in BOARD_STATUSES:

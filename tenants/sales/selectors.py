@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core import rows
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder, StatusEvent
 from tenants.sales.schemas import LineOut, SalesOrderRow
@@ -83,6 +83,31 @@ def filter_orders(qs: QuerySet[SalesOrder], params: Any) -> QuerySet[SalesOrder]
     if params.truck_id:
         qs = qs.filter(truck_id=params.truck_id)
     return qs
+
+
+# At most this many customers' ids are inlined into an order search (beyond: a join, see search_orders).
+CUSTOMER_IDS_INLINE = 1000
+
+
+def search_orders(qs: QuerySet[SalesOrder], term: str | None) -> QuerySet[SalesOrder]:
+    """Orders whose number, PO number or customer name contains `term` (case-insensitive).
+
+    The customers are looked up first (their name's trigram index) and their ids inlined, so Postgres
+    can OR three index scans of the orders (number and PO number trigrams, the customer index) instead
+    of joining every order to its customer to test the name (a full scan at a million orders). A term
+    that names more than CUSTOMER_IDS_INLINE customers keeps the join. Same matches either way."""
+    from tenants.parties.models import Customer
+
+    term = (term or "").strip()
+    if not term:
+        return qs
+    ids = list(
+        Customer.objects.filter(name__icontains=term).values_list("id", flat=True)[: CUSTOMER_IDS_INLINE + 1]
+    )
+    by_customer = (
+        Q(customer__name__icontains=term) if len(ids) > CUSTOMER_IDS_INLINE else Q(customer_id__in=ids)
+    )
+    return qs.filter(Q(number__icontains=term) | Q(po_number__icontains=term) | by_customer)
 
 
 def notes(sales_order_id: int) -> QuerySet[Note]:

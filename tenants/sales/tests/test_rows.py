@@ -141,3 +141,23 @@ def test_dispatch_day_query_count_does_not_grow_with_the_day(api_a, tenant_a, in
                 )
             order_in_db(md, status="verified")
     assert queries() == small <= 6
+
+
+def test_search_matches_the_same_orders_with_inlined_customers_or_the_join(
+    api_a, tenant_a, in_tenant, monkeypatch
+):
+    from tenants.sales import selectors
+
+    with in_tenant(tenant_a):
+        md = master_data()
+        zenith = master_data(name="Zenith Farms")
+        for i in range(6):
+            order_in_db(zenith if i % 2 else md, po_number=f"PO-ZEN-{i}" if i < 2 else "")
+    found = {}
+    for inline in (1000, 0):  # 0: more customers match than are inlined, so the join is used
+        monkeypatch.setattr(selectors, "CUSTOMER_IDS_INLINE", inline)
+        res = api_a.get(ORDERS, {"search": " zen "})
+        assert res.status_code == 200, res.json()
+        found[inline] = sorted(r["number"] for r in res.json()["data"]["items"])
+    # Zenith's three orders and the one of Acme with a PO number containing "zen".
+    assert found[1000] == found[0] and len(found[0]) == 4

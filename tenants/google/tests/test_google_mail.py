@@ -305,3 +305,33 @@ def test_roles(tenant_a: Any, google: FakeGoogle) -> None:
     res = accounting.post("/api/google-authentication/connect")
     assert res.status_code == 403
     assert google.state.authorizations == []
+
+
+def test_the_onboarding_mail_step_follows_the_connection(
+    api_a: Api, google: FakeGoogle, jobs: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tenants.mail.tests.smtp import smtp_settings
+
+    def step() -> dict[str, Any]:
+        res = api_a.get("/api/onboarding")
+        assert res.status_code == 200, res.json()
+        [mail] = [s for s in res.json()["data"]["steps"] if s["key"] == "mail"]
+        return dict(mail)
+
+    first = step()
+    assert first["state"] == "todo" and first["link"] == "/google-authentication"
+    with override_settings(**smtp_settings(2525)):
+        assert (
+            step()["state"] == "done" and step()["detail"] == "Sending through the server's mail (127.0.0.1)"
+        )
+    connect(api_a, google)
+    assert step() == {
+        **first,
+        "state": "done",
+        "detail": "Sending through Gmail as office@fueldesk-demo.test",
+    }
+    google.revoke_all()
+    send_plain(api_a, django_capture_on_commit_callbacks, "x@x.test", "Held")
+    jobs()
+    now = step()
+    assert now["state"] == "attention" and now["detail"] == "Reconnect Google: emails are held until you do"

@@ -183,11 +183,13 @@ def _image_src(c: Component, data: Mapping[str, Any]) -> str:
     return src if IMAGE_DATA_URI.match(src) else ""
 
 
-def _field(c: Component, data: Mapping[str, Any]) -> str:
+def _field(c: Component, data: Mapping[str, Any]) -> tuple[str, str]:
+    """A field's content and the classes its positioned box takes (`field`, `field vertical`): the
+    key and the value sit directly in the component's box, one box fewer to lay out per field."""
     known = VARIABLES.get(c.variableName)
     field_type = c.fieldType if c.fieldType and c.fieldType != "text" else (known[1] if known else "text")
     if field_type == "image":
-        return _image(c, data)
+        return "", _image(c, data)
     label = c.label or (known[0] if known else c.variableName)
     value = format_value(lookup(data, c.variableName), field_type) if c.variableName else ""
     key = ""
@@ -198,7 +200,7 @@ def _field(c: Component, data: Mapping[str, Any]) -> str:
         key = f'<span class="k" style="{key_css}">{_text(label)}</span>'
     cls = "field vertical" if c.layout == "vertical" else "field"
     value_html = f'<span class="v" style="{value_css}">{_text(value)}</span>'
-    return f'<div class="{cls}">{key}{value_html}</div>'
+    return cls, f"{key}{value_html}"
 
 
 def _font_px(style: Mapping[str, Any] | None) -> float | None:
@@ -288,8 +290,6 @@ def _table(c: Component, data: Mapping[str, Any]) -> str:
 
 
 def _content(c: Component, data: Mapping[str, Any]) -> str:
-    if c.type == "sales-order-field":
-        return _field(c, data)
     if c.type == "text":
         return f'<div class="text" style="{css(c.valueStyle)}">{_text(c.content)}</div>'
     if c.type == "image":
@@ -305,11 +305,16 @@ def _render(
     c: Component, by_id: Mapping[str, Component], data: Mapping[str, Any], ox: float, oy: float
 ) -> str:
     left, top = c.position.x - ox, c.position.y - oy
-    inner = _content(c, data)
-    if c.type == "container":
+    extra = ""
+    if c.type == "sales-order-field":
+        extra, inner = _field(c, data)
+    elif c.type == "container":
         kids = sorted((by_id[k] for k in c.children if k in by_id), key=lambda k: k.zIndex)
         inner = "".join(_render(k, by_id, data, c.position.x, c.position.y) for k in kids)
-    return f'<div class="c {html.escape(c.type)}" {_box(c, left, top)}>{inner}</div>'
+    else:
+        inner = _content(c, data)
+    cls = f"c {html.escape(c.type)} {extra}" if extra else f"c {html.escape(c.type)}"
+    return f'<div class="{cls}" {_box(c, left, top)}>{inner}</div>'
 
 
 def _top_level(components: Iterable[Component]) -> list[Component]:

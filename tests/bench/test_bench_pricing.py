@@ -98,6 +98,25 @@ def _seed(schema: str) -> dict:
     }
 
 
+def _floor_connection(schema: str):  # type: ignore[no-untyped-def]
+    """A plain psycopg connection with the tenant's search_path set once: the statement alone, one
+    round trip (Django's cursor sends django-tenants' `SET search_path` before each statement)."""
+    import psycopg
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    conn = psycopg.connect(
+        dbname=str(connection.settings_dict["NAME"]),
+        user=db["USER"] or None,
+        password=db["PASSWORD"] or None,
+        host=db["HOST"] or None,
+        port=db["PORT"] or None,
+        autocommit=True,
+    )
+    conn.execute(f'SET search_path = "{schema}", public')
+    return conn
+
+
 def _server_ms(terminal: int, product: int, on: dt.date, supplier: int | None) -> float:
     """Planning + execution time of the rack statement as the server reports it (seconds)."""
     from tenants.pricing import selectors
@@ -137,8 +156,9 @@ def test_rack_price_in_force_and_a_50_line_order(committed, record):
         def day() -> dt.date:
             return START + dt.timedelta(days=rng.randrange(DAYS))
 
+        floor_conn = _floor_connection(tenant.schema_name)
         for basis in ("named", "lowest", "average"):
-            sql_t, engine_t, engine_cpu, server_t = [], [], [], []
+            sql_t, engine_t, engine_cpu, server_t, floor_t = [], [], [], [], []
             for i in range(RUNS):
                 t, p, on = rng.choice(facts["terminal_ids"]), rng.choice(facts["product_ids"]), day()
                 sup = facts["supplier"] if basis == "named" else None
@@ -154,12 +174,20 @@ def test_rack_price_in_force_and_a_50_line_order(committed, record):
                 assert found is not None
                 if i % 5 == 0:
                     server_t.append(_server_ms(t, p, on, sup))
+                sql = selectors._RACK_SQL if sup is None else selectors._RACK_NAMED_SQL
+                params = {"terminals": [t], "products": [p], "on": on, "supplier": sup}
+                t0 = time.perf_counter()
+                floor_conn.execute(sql, params).fetchall()
+                floor_t.append(time.perf_counter() - t0)
             out[f"rack_{basis}_sql"] = summary(sql_t)
             out[f"rack_{basis}_engine"] = summary(engine_t)
             # This process's CPU (Python: the selector, the engine, psycopg), not the server's.
             out[f"rack_{basis}_engine_cpu"] = summary(engine_cpu)
             # The server's own planning + execution time (EXPLAIN ANALYZE), without the round trip.
             out[f"rack_{basis}_server"] = summary(server_t)
+            # The statement alone over one connection: one round trip, no SET search_path.
+            out[f"rack_{basis}_floor"] = summary(floor_t)
+        floor_conn.close()
 
         lines = [
             services.LineRequest(str(i), p, Decimal("100")) for i, p in enumerate(facts["product_ids"][:50])

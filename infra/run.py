@@ -5,7 +5,8 @@
 2. ``manage.py bootstrap`` (public schema, tenant template, every tenant) and ``manage.py seed_demo``;
 3. the SPA built into spa/dist when spa/package.json exists and the build is stale;
 4. gunicorn (infra/gunicorn.conf.py) on http://127.0.0.1:$PORT, a Dramatiq worker and the scheduler
-   (periodic jobs: the stuck-job reaper, ...), as children.
+   (periodic jobs: the stuck-job reaper, ...), as children; without QBO_DISCOVERY_URL also the fake
+   QuickBooks Online (infra/fakes/qbo.py), with the QBO_* settings pointed at it.
 
 Ctrl-C or SIGTERM stops the children, then any embedded server this run started. A worker or
 scheduler that dies (a crash, the OOM killer, a SIGKILL) is started again at once, and the run says
@@ -125,6 +126,42 @@ def stop_children(children: dict[str, subprocess.Popen[bytes]]) -> None:
             proc.wait()
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_fake_qbo(env: dict[str, str], children: dict[str, subprocess.Popen[bytes]]) -> str:
+    """No QBO_DISCOVERY_URL: start the fake QuickBooks Online (infra/fakes/qbo.py) and point the
+    settings of the web server and the worker at it. Answers the banner's line ("" when not started)."""
+    if env.get("QBO_DISCOVERY_URL"):
+        return ""
+    port = int(env.get("QBO_FAKE_PORT") or free_port())
+    url = f"http://127.0.0.1:{port}"
+    env.update(
+        {
+            "QBO_DISCOVERY_URL": f"{url}/.well-known/openid_configuration",
+            "QBO_API_BASE": f"{url}/v3/company",
+            "QBO_CLIENT_ID": env.get("QBO_CLIENT_ID") or "fake-qbo-client",
+            "QBO_CLIENT_SECRET": env.get("QBO_CLIENT_SECRET") or "fake-qbo-secret",
+            "QBO_WEBHOOK_VERIFIER_TOKEN": env.get("QBO_WEBHOOK_VERIFIER_TOKEN") or "fake-qbo-verifier",
+        }
+    )
+    children["fake QuickBooks Online"] = spawn(
+        [
+            PY, "-m", "infra.fakes.qbo", "--port", str(port),
+            "--client-id", env["QBO_CLIENT_ID"], "--client-secret", env["QBO_CLIENT_SECRET"],
+            "--verifier-token", env["QBO_WEBHOOK_VERIFIER_TOKEN"],
+            "--webhook-url", f"{env['PUBLIC_BASE_URL']}/api/quickbook/webhook",
+        ],
+        env,
+    )  # fmt: skip
+    return f"Fake QuickBooks Online: {url} (control API {url}/_control/state)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -173,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             ).start()
             env.update(fake_google.settings())
             log(f"fake Google on {fake_google.base_url} (GOOGLE_DISCOVERY_URL is not set)")
+        qbo_note = start_fake_qbo(env, children)
 
         manage(env, "bootstrap")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
@@ -215,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         banner += ["", "  Services:", *(f"    {line}" for line in found.report())]
         if fake_google is not None:
             banner += [f"    Google: a local fake on {fake_google.base_url} (control API: /_control/...)"]
+        if qbo_note:
+            banner += ["", f"  {qbo_note}"]
         if spa_note:
             banner += ["", f"  WARNING: {spa_note}"]
         if demo.strip():

@@ -33,6 +33,7 @@ DOMAIN_API_MODULES = [
     "tenants.mail.document_api",
     "tenants.onboarding.api",
     "tenants.google.api",
+    "tenants.quickbooks.api",
 ]
 
 

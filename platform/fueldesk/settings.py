@@ -110,6 +110,7 @@ TENANT_APPS = [
     "tenants.inbox",
     "tenants.onboarding",
     "tenants.google",
+    "tenants.quickbooks",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 
@@ -337,3 +338,27 @@ if SENTRY_DSN:
     from core.observability import init_sentry
 
     init_sentry(SENTRY_DSN, ENVIRONMENT)
+
+# QuickBooks Online (docs/quickbooks.md). Every endpoint comes from here, so tests and `make run`
+# point them at the local fake (infra/fakes/qbo.py). Intuit's sandbox: the discovery document
+# ".../openid_sandbox_configuration" and "https://sandbox-quickbooks.api.intuit.com/v3/company".
+QBO_DISCOVERY_URL = os.environ.get(
+    "QBO_DISCOVERY_URL", "https://developer.api.intuit.com/.well-known/openid_configuration"
+)
+QBO_API_BASE = os.environ.get("QBO_API_BASE", "https://quickbooks.api.intuit.com/v3/company")
+QBO_CLIENT_ID = os.environ.get("QBO_CLIENT_ID", "")
+QBO_CLIENT_SECRET = os.environ.get("QBO_CLIENT_SECRET", "")
+QBO_WEBHOOK_VERIFIER_TOKEN = os.environ.get("QBO_WEBHOOK_VERIFIER_TOKEN", "")
+# Where Intuit sends the browser back: the SPA's /quickbook/login page, which posts the code to the API.
+QBO_REDIRECT_URI = os.environ.get("QBO_REDIRECT_URI", f"{PUBLIC_BASE_URL}/quickbook/login")
+QBO_MINOR_VERSION = os.environ.get("QBO_MINOR_VERSION", "75")
+QBO_CONNECT_TIMEOUT_SECONDS = float(os.environ.get("QBO_CONNECT_TIMEOUT_SECONDS", "5"))
+QBO_READ_TIMEOUT_SECONDS = float(os.environ.get("QBO_READ_TIMEOUT_SECONDS", "30"))
+# Intuit's limits per company (realm): 10 requests in flight, 500 a minute.
+QBO_MAX_IN_FLIGHT = int(os.environ.get("QBO_MAX_IN_FLIGHT", "10"))
+QBO_PER_MINUTE = int(os.environ.get("QBO_PER_MINUTE", "500"))
+# The longest a call waits for a slot or honours a Retry-After before it gives up (and fails, retryable).
+QBO_MAX_WAIT_SECONDS = float(os.environ.get("QBO_MAX_WAIT_SECONDS", "60"))
+QBO_CDC_EVERY_SECONDS = int(os.environ.get("QBO_CDC_EVERY_SECONDS", "300"))
+LOGGING["loggers"]["httpx"] = {"level": "WARNING"}  # type: ignore[index]
+LOGGING["loggers"]["httpcore"] = {"level": "WARNING"}  # type: ignore[index]

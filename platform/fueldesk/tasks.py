@@ -17,4 +17,5 @@ import tenants.inbox.tasks  # noqa: E402
 import tenants.invoicing.tasks  # noqa: E402
 import tenants.jobs.tasks  # noqa: E402
 import tenants.mail.tasks  # noqa: E402
+import tenants.quickbooks.tasks  # noqa: E402
 import tenants.sales.tasks  # noqa: E402,F401

@@ -89,3 +89,22 @@ class TemplateDDL(models.Model):
 
     def __str__(self) -> str:
         return self.key[:12]
+
+
+class IntegrationAccount(models.Model):
+    """An outside account a tenant connected (e.g. a QuickBooks company, ``provider="quickbooks"``,
+    ``account_id`` = its realmId). Webhooks name the account, never the tenant: this finds it. One
+    account belongs to one tenant at a time."""
+
+    provider = models.CharField(max_length=40)
+    account_id = models.CharField(max_length=100)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "account_id"], name="integration_account_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider}:{self.account_id}"

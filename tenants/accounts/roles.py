@@ -64,6 +64,7 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "bill_parse",
             "price_quote",
             "email_agent",
+            "quickbooks",
         },
         {
             "customer",

@@ -1,0 +1,1 @@
+"""Local infrastructure: run scripts, service management and protocol fakes (infra/fakes)."""

@@ -5,7 +5,7 @@ document) and the Accounting API v3, with what Intuit's limits and failures need
 - at most QBO_MAX_IN_FLIGHT requests in flight and QBO_PER_MINUTE a minute per company (realm),
   counted in Redis so every web and worker process shares them (``RealmLimiter``);
 - a 429 waits what ``Retry-After`` says (within QBO_MAX_WAIT_SECONDS) and tries again;
-- a 401 asks for a fresh access token once (``token(force=True)``) and tries again;
+- a 401 asks once for an access token other than the refused one (``token(refused)``) and tries again;
 - a write sent with a ``requestid`` is retried after a dropped connection with the SAME requestid,
   so QBO answers the first result instead of creating twice;
 - every failure is a ``QboError`` keeping the HTTP status, QBO's code, message and detail, and the
@@ -294,10 +294,10 @@ class RealmLimiter:
 
 
 class QboClient:
-    """Calls of one company (realm). ``token(force)`` answers a valid access token; with
-    ``force=True`` a fresh one (after a 401)."""
+    """Calls of one company (realm). ``token(None)`` answers a valid access token; ``token(refused)``
+    one other than the token QBO just refused with a 401."""
 
-    def __init__(self, realm_id: str, token: Callable[[bool], str]) -> None:
+    def __init__(self, realm_id: str, token: Callable[[str | None], str]) -> None:
         self.realm_id = realm_id
         self.token = token
         self.limiter = RealmLimiter(realm_id)
@@ -316,12 +316,13 @@ class QboClient:
         if requestid:
             query["requestid"] = requestid
         url = f"{self.base}/{path.lstrip('/')}"
-        refreshed = False
+        refused: str | None = None
         throttled = 0
         dropped = 0
         waited = 0.0
         while True:
-            headers = {"Authorization": f"Bearer {self.token(refreshed)}", "Accept": "application/json"}
+            token = self.token(refused)
+            headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
             try:
                 with self.limiter.slot(), _http() as http:
                     response = http.request(method, url, params=query, json=json, headers=headers)
@@ -347,8 +348,8 @@ class QboClient:
                     log.info("QBO throttled (%s); waiting %.1fs as Retry-After says", error.intuit_tid, pause)
                     sleep(pause)
                     continue
-            if error.auth_failed and not refreshed:
-                refreshed = True
+            if error.auth_failed and refused is None:
+                refused = token
                 continue
             log.warning("QBO %s %s failed: %s", method, path, error.describe())
             raise error

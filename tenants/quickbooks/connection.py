@@ -188,26 +188,34 @@ def disconnect() -> QboConnection:
     return conn
 
 
-def access_token(force: bool = False) -> str:
-    """A valid access token. Refresh is single-flight: the first caller that finds it expired locks
-    the row, refreshes, persists the rotated tokens and commits; the others wait on the lock and then
-    use what it stored (Intuit kills the old refresh token when it issues a new one)."""
+def access_token(failed: str | None = None) -> str:
+    """A valid access token. ``failed``: the token QBO just refused (a 401): a fresh one is wanted
+    unless another worker already replaced it. Refresh is single-flight: the first caller that finds
+    the token expired (or refused) locks the row, refreshes, persists the rotated tokens and commits;
+    the others wait on the lock and then use what it stored (Intuit kills the old refresh token when
+    it issues a new one, so two refreshes would lose the connection)."""
+
+    def usable(row: QboConnection) -> str:
+        token = secretbox.decrypt(row.access_token, purpose=PURPOSE) or ""
+        if not token:
+            return ""
+        if failed is not None:
+            return token if token != failed else ""
+        return token if _fresh(row) else ""
+
     conn = get_connection()
     if conn.state != State.CONNECTED:
         raise NeedsReconnect()
-    seen = conn.access_token
-    if not force and _fresh(conn):
-        token = secretbox.decrypt(conn.access_token, purpose=PURPOSE)
-        if token:
-            return token
+    token = usable(conn)
+    if token:
+        return token
     with transaction.atomic():
         locked = QboConnection.objects.select_for_update().get(pk=conn.pk)
         if locked.state != State.CONNECTED:
             raise NeedsReconnect()
-        if locked.access_token and (locked.access_token != seen or (not force and _fresh(locked))):
-            token = secretbox.decrypt(locked.access_token, purpose=PURPOSE)
-            if token:
-                return token  # another worker refreshed while we waited
+        token = usable(locked)
+        if token:
+            return token  # another worker refreshed while we waited for the lock
         refresh_token = secretbox.decrypt(locked.refresh_token, purpose=PURPOSE) or ""
         try:
             tokens = qbo.refresh(refresh_token) if refresh_token else None

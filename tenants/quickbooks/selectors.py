@@ -88,3 +88,45 @@ def customer_rows(*, page: int, size: int, search: str) -> tuple[list[dict[str, 
             c["sync_state"] = lk.sync_state
             c["last_sync_error"] = lk.last_sync_error
     return customers, total
+
+
+# --------------------------------------------------------------------------- onboarding (one or two reads)
+
+
+def _connection_state() -> Any:
+    return QboConnection.objects.filter(singleton=True).values("state", "company_name").first()
+
+
+def onboarding_connected() -> Any:
+    from tenants.onboarding.registry import StepState
+
+    row = _connection_state()
+    if row is None or row["state"] == QboConnection.State.DISCONNECTED:
+        return StepState.todo()
+    if row["state"] == QboConnection.State.RECONNECT:
+        return StepState.attention("Reconnect: the authorization was revoked or expired")
+    return StepState.done(row["company_name"])
+
+
+def onboarding_items() -> Any:
+    from tenants.catalog.models import Product
+    from tenants.onboarding.registry import StepState
+    from tenants.pricing.models import Fee
+
+    row = _connection_state()
+    if row is None or row["state"] != QboConnection.State.CONNECTED:
+        return StepState.todo("Connect QuickBooks Online first", link="/quickbook-online")
+    mapped = QboLink.objects.exclude(qbo_id="")
+    left = (
+        Product.objects.exclude(pk__in=mapped.filter(kind=Kind.PRODUCT).values("local_id"))
+        .values_list("id")
+        .union(
+            Fee.objects.exclude(pk__in=mapped.filter(kind=Kind.FEE).values("local_id")).values_list("id"),
+            excise_taxes().exclude(pk__in=mapped.filter(kind=Kind.TAX).values("local_id")).values_list("id"),
+            all=True,
+        )
+        .count()
+    )
+    if left:
+        return StepState.todo(f"{left} item{'s' if left != 1 else ''} still to map")
+    return StepState.done()

@@ -206,3 +206,36 @@ def test_429_waits_what_retry_after_says(
         api().query("SELECT COUNT(*) FROM Customer")
     assert caught.value.status == 429 and caught.value.code == "3001"
     assert caught.value.intuit_tid
+
+
+def test_onboarding_shows_the_connection_and_the_items_to_map(
+    api_a: Api, fake_qbo: FakeQbo, tenant_a: Any, in_tenant: Any
+) -> None:
+    def steps() -> dict[str, Any]:
+        r = api_a.get("/api/onboarding")
+        assert r.status_code == 200, r.content
+        return {s["key"]: s for s in r.json()["data"]["steps"]}
+
+    s = steps()
+    assert s["quickbooks"]["state"] == "todo" and s["quickbooks"]["link"] == "/quickbook-online"
+    assert s["quickbooks_items"]["detail"] == "Connect QuickBooks Online first"
+    data = connect(api_a, fake_qbo)
+    from tenants.pricing.models import Fee
+
+    with in_tenant(tenant_a):
+        Fee.objects.create(name="Hazmat fee")
+        Fee.objects.create(name="Delivery fee")
+    s = steps()
+    assert s["quickbooks"]["state"] == "done" and s["quickbooks"]["detail"] == "Sandbox Company_US_1"
+    assert s["quickbooks_items"]["state"] == "todo"
+    assert s["quickbooks_items"]["detail"] == "2 items still to map"
+    assert s["quickbooks_items"]["link"] == "/quickbook-online/map-items"
+    fake_qbo.revoke_realm(data["realm_id"])
+    fake_qbo.expire_access_tokens()
+    with in_tenant(tenant_a):
+        from tenants.quickbooks.client import QboError
+        from tenants.quickbooks.connection import api
+
+        with pytest.raises(QboError):
+            api().query("SELECT COUNT(*) FROM Customer")
+    assert steps()["quickbooks"]["state"] == "attention"

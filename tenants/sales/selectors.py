@@ -110,6 +110,18 @@ def search_orders(qs: QuerySet[SalesOrder], term: str | None) -> QuerySet[SalesO
     return qs.filter(Q(number__icontains=term) | Q(po_number__icontains=term) | by_customer)
 
 
+def by_customer_name(qs: QuerySet[SalesOrder], lookup: str, value: str) -> QuerySet[SalesOrder]:
+    """The `customer_name` filter (`lookup`: icontains, iexact, istartswith, iendswith) by the matching
+    customers' ids, as `search_orders` does: no join over every order. Same matches."""
+    from tenants.parties.models import Customer
+
+    matching = Customer.objects.filter(**{f"name__{lookup}": value}).values_list("id", flat=True)
+    ids = list(matching[: CUSTOMER_IDS_INLINE + 1])
+    if len(ids) > CUSTOMER_IDS_INLINE:
+        return qs.filter(**{f"customer__name__{lookup}": value})
+    return qs.filter(customer_id__in=ids)
+
+
 def notes(sales_order_id: int) -> QuerySet[Note]:
     return Note.objects.select_related("created_by").filter(sales_order_id=sales_order_id)
 

@@ -153,11 +153,24 @@ def test_search_matches_the_same_orders_with_inlined_customers_or_the_join(
         zenith = master_data(name="Zenith Farms")
         for i in range(6):
             order_in_db(zenith if i % 2 else md, po_number=f"PO-ZEN-{i}" if i < 2 else "")
-    found = {}
+    found: dict[tuple[int, str], list[str]] = {}
+    by_name = {"filter_field": "customer_name", "filter_value": "ZENITH f"}
+    queries = {
+        "search": {"search": " zen "},
+        "contains": {**by_name, "filter_operator": "contains", "filter_value": "nith fa"},
+        "startsWith": {**by_name, "filter_operator": "startsWith"},
+        "equals": {**by_name, "filter_operator": "equals", "filter_value": "zenith FARMS"},
+        "endsWith": {**by_name, "filter_operator": "endsWith", "filter_value": "FARMS"},
+    }
     for inline in (1000, 0):  # 0: more customers match than are inlined, so the join is used
         monkeypatch.setattr(selectors, "CUSTOMER_IDS_INLINE", inline)
-        res = api_a.get(ORDERS, {"search": " zen "})
-        assert res.status_code == 200, res.json()
-        found[inline] = sorted(r["number"] for r in res.json()["data"]["items"])
+        for name, params in queries.items():
+            res = api_a.get(ORDERS, params)
+            assert res.status_code == 200, res.json()
+            found[inline, name] = sorted(r["number"] for r in res.json()["data"]["items"])
+    for name in queries:
+        assert found[1000, name] == found[0, name], name
     # Zenith's three orders and the one of Acme with a PO number containing "zen".
-    assert found[1000] == found[0] and len(found[0]) == 4
+    assert len(found[0, "search"]) == 4
+    assert len(found[0, "contains"]) == len(found[0, "startsWith"]) == len(found[0, "equals"]) == 3
+    assert len(found[0, "endsWith"]) == 3

@@ -26,3 +26,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed: hashing is not under test here
+# The per-process memo of verified tokens lasts the whole test: a request's query count must not
+# depend on whether the machine was slow enough for a 1-second memo to lapse between two calls. Every
+# change that matters (role, password, logout) clears the memo through bump_generation/revoke, so
+# tests still see it at once; tests/reliability sets 0 where it tests the round trip itself.
+LOCAL_AUTH_CACHE_SECONDS = 3600.0

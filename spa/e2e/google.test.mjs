@@ -160,4 +160,27 @@ describe('Google Authentication', { concurrency: false }, () => {
     assert.deepEqual(errors, [], errors.join('\n'));
     await context.close();
   });
+
+  test('Sign in with Google as the demo admin (verified email matches)', async () => {
+    const start = await fetch(`${BASE_URL}/api/login/google/start`, { method: 'POST' });
+    assert.equal(start.status, 200);
+    fake = new URL((await start.json()).data.authorization_url).origin;
+    const r = await fetch(`${fake}/_control/identity`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: DEMO.admin.email, email_verified: true, sub: 'e2e-demo-admin' }),
+    });
+    assert.equal(r.status, 200);
+    const { page, errors, context } = await openPage(browser, { viewport: PHONE });
+    await page.goto('/login');
+    await shot(page, 'e2e-google-sign-in-phone');
+    const answer = page.waitForResponse((res) => res.url().endsWith('/api/login/google'));
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    assert.equal((await answer).status(), 200);
+    await page.waitForURL(/\/dashboard$/);
+    assert.ok(await page.evaluate(() => window.localStorage.getItem('token')), 'signed in');
+    await fetch(`${fake}/_control/reset`, { method: 'POST' });
+    assert.deepEqual(errors, [], errors.join('\n'));
+    await context.close();
+  });
 });

@@ -13,6 +13,8 @@ from tenants.accounts import auth, roles, selectors, services
 from tenants.accounts.models import Role, User
 from tenants.accounts.schemas import (
     CurrentUserOut,
+    ExternalSignInIn,
+    ExternalSignInStartOut,
     LoginIn,
     PasswordResetConfirmIn,
     PasswordResetRequestIn,
@@ -39,6 +41,24 @@ signed_in = TenantAuth()
 @auth_router.post("/login", response=Envelope[SessionOut], auth=None, operation_id="auth_login")
 def login(request: HttpRequest, payload: LoginIn) -> Any:
     return ok(auth.login(request, payload.email, payload.password), "Login successful")
+
+
+@auth_router.post(
+    "/login/google/start",
+    response=Envelope[ExternalSignInStartOut],
+    auth=None,
+    operation_id="auth_login_google_start",
+)
+def login_google_start(request: HttpRequest) -> Any:
+    """ "Sign in with Google": the URL of Google's sign-in (state + nonce); Google sends the browser
+    back to `/login?code&state`, which posts them to `/login/google`."""
+    url = services.sign_in_provider("google").start()
+    return ok({"authorization_url": url}, "Continue on Google's page")
+
+
+@auth_router.post("/login/google", response=Envelope[SessionOut], auth=None, operation_id="auth_login_google")
+def login_google(request: HttpRequest, payload: ExternalSignInIn) -> Any:
+    return ok(auth.login_with_provider(request, "google", payload.code, payload.state), "Login successful")
 
 
 @auth_router.post("/logout", response=Message, auth=signed_in, operation_id="auth_logout")

@@ -155,6 +155,48 @@ def login(request: HttpRequest, identifier: str, password: str) -> dict[str, Any
     return session_for(user, tenant)
 
 
+NO_USER_FOR_PROVIDER = (
+    "No FuelDesk user has this account's email address: sign in with your password, or ask your "
+    "administrator to add you."
+)
+
+
+def login_with_provider(request: HttpRequest, name: str, code: str, state: str) -> dict[str, Any]:
+    """An external sign-in ("Sign in with Google", docs/google.md): the provider's verified email
+    finds the company in the login directory, as a password sign-in does; inside it the provider
+    picks the user (by its subject once linked, else by that email). No user: refused."""
+    provider = services.sign_in_provider(name)
+    ip = ratelimit.client_ip(request)
+    ratelimit.hit(
+        "login-ip",
+        ip,
+        settings.LOGIN_RATE_LIMIT_PER_IP,
+        settings.LOGIN_RATE_LIMIT_WINDOW_SECONDS,
+        "Too many sign-in attempts from this address.",
+    )
+    connection.set_schema_to_public()
+    subject, email = provider.verify(code, state)
+    email = email.strip().lower()
+    connection.set_schema_to_public()
+    entry = LoginDirectory.objects.select_related("tenant").filter(email=email).first()
+    if entry is None or not entry.tenant.is_business:
+        raise ApiError(401, NO_USER_FOR_PROVIDER)
+    tenant = entry.tenant
+    connection.set_tenant(tenant)
+    with transaction.atomic():
+        user_id = provider.user_id(subject, email, entry.user_id)
+    user = User.objects.select_related("role").filter(pk=user_id).first()
+    if user is None:
+        raise ApiError(401, NO_USER_FOR_PROVIDER)
+    if not user.is_active:
+        raise ApiError(401, "This account is deactivated. Ask your administrator to reactivate it.")
+    if tenant.status == Tenant.Status.SUSPENDED:
+        raise ApiError(403, "This company account is suspended. Contact FuelDesk support to restore access.")
+    services.mark_login(user)
+    services.record_event(user, "login", request)
+    return session_for(user, tenant)
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

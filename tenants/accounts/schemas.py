@@ -51,6 +51,17 @@ class LoginIn(Schema):
     password: str = Field(..., min_length=1, max_length=256)
 
 
+class ExternalSignInStartOut(Schema):
+    authorization_url: str
+
+
+class ExternalSignInIn(Schema):
+    """What the identity provider sent the browser back with."""
+
+    code: str = Field(..., min_length=1, max_length=2048)
+    state: str = Field(..., min_length=1, max_length=1000)
+
+
 class SignupIn(Schema):
     company_name: str = Field(..., min_length=2, max_length=200)
     name: str = Field(..., min_length=1, max_length=200)

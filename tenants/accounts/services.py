@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from core.errors import ApiError
@@ -17,6 +19,31 @@ from tenants.accounts.models import AuthEvent, Permission, Role, User
 from tenants.accounts.selectors import active_admin_count
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.@+-]{3,150}$")
+
+
+# --- external sign-in providers ("Sign in with Google"): apps register one in AppConfig.ready() ---
+@dataclass(frozen=True)
+class SignInProvider:
+    """How an identity provider signs a staff user in (tenants/google registers "google")."""
+
+    start: Callable[[], str]  # the provider's sign-in URL
+    verify: Callable[[str, str], tuple[str, str]]  # (code, state) -> (subject, verified email)
+    # In the company's schema: (subject, email, the directory's user id for that email) -> user id.
+    user_id: Callable[[str, str, int | None], int]
+
+
+_SIGN_IN_PROVIDERS: dict[str, SignInProvider] = {}
+
+
+def register_sign_in_provider(name: str, provider: SignInProvider) -> None:
+    _SIGN_IN_PROVIDERS[name] = provider
+
+
+def sign_in_provider(name: str) -> SignInProvider:
+    provider = _SIGN_IN_PROVIDERS.get(name)
+    if provider is None:
+        raise ApiError(404, f"Sign-in with {name} is not available.")
+    return provider
 
 
 def validate_password(password: str) -> None:

@@ -50,3 +50,17 @@ class OAuthState(models.Model):
 
     def __str__(self) -> str:
         return f"state {self.state[:8]}…"
+
+
+class GoogleIdentity(models.Model):
+    """A staff user's Google account for "Sign in with Google": matched by verified email the first
+    time, then by Google's stable `sub` (docs/google.md)."""
+
+    user = models.OneToOneField("accounts.User", on_delete=models.CASCADE, related_name="google_identity")
+    sub = models.CharField(max_length=255, unique=True)
+    email = models.CharField(max_length=254)
+    linked_at = models.DateTimeField(auto_now_add=True)
+    last_sign_in_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.email} (Google {self.sub})"

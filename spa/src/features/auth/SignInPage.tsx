@@ -1,16 +1,18 @@
+import GoogleIcon from '@mui/icons-material/Google';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import { LightTextField as TextField } from '@/components/common/LightTextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { useAppDispatch } from '@/lib/session/hooks';
 import { landingPath, storeSession } from '@/lib/session/login';
 import { isApiError } from '@/lib/api/errors';
-import { useLoginMutation } from './authApi';
+import { useLoginGoogleMutation, useLoginGoogleStartMutation, useLoginMutation } from './authApi';
 import PublicFrame from './PublicFrame';
 
 export default function SignInPage() {
@@ -25,6 +27,44 @@ export default function SignInPage() {
   useEffect(() => {
     document.title = 'Sign in · FuelDesk';
   }, []);
+
+  // "Sign in with Google": Google sends the browser back here with ?code&state (or ?error).
+  const location = useLocation();
+  const [startGoogle, startingGoogle] = useLoginGoogleStartMutation();
+  const [loginGoogle, loggingInGoogle] = useLoginGoogleMutation();
+  const handledGoogle = useRef<string | null>(null);
+  useEffect(() => {
+    const q = new URLSearchParams(location.search);
+    const code = q.get('code');
+    const state = q.get('state');
+    const googleError = q.get('error');
+    if ((!code || !state) && !googleError) return;
+    if (handledGoogle.current === location.search) return;
+    handledGoogle.current = location.search;
+    void navigate(location.pathname, { replace: true });
+    if (googleError || !code || !state) {
+      toast.error(googleError === 'access_denied' ? 'Google sign-in was cancelled.' : 'Google sign-in failed. Please try again.');
+      return;
+    }
+    loginGoogle({ code, state })
+      .unwrap()
+      .then((envelope) => {
+        storeSession(dispatch, envelope.data);
+        toast.success(envelope.message || 'Login successful', { toastId: 'login-ok' });
+        void navigate(landingPath(), { replace: true });
+      })
+      .catch((err: unknown) => setError(isApiError(err) ? err.message : 'Google sign-in failed. Please try again.'));
+  }, [location.search, location.pathname, loginGoogle, dispatch, navigate]);
+
+  const onGoogle = async () => {
+    setError(null);
+    try {
+      const { authorization_url } = await startGoogle().unwrap();
+      window.location.assign(authorization_url);
+    } catch (err) {
+      setError(isApiError(err) ? err.message : 'Google sign-in is not available.');
+    }
+  };
 
   const emailError = touched && !email.trim() ? 'Enter your email or username' : null;
   const passwordError = touched && !password ? 'Enter your password' : null;
@@ -81,6 +121,16 @@ export default function SignInPage() {
         />
         <Button type="submit" variant="contained" size="large" disabled={isLoading}>
           {isLoading ? 'Signing in…' : 'Sign in'}
+        </Button>
+        <Divider sx={{ color: 'text.secondary', typography: 'body2' }}>or</Divider>
+        <Button
+          variant="outlined"
+          size="large"
+          startIcon={<GoogleIcon />}
+          onClick={() => void onGoogle()}
+          disabled={startingGoogle.isLoading || loggingInGoogle.isLoading}
+        >
+          {loggingInGoogle.isLoading ? 'Signing in with Google…' : 'Sign in with Google'}
         </Button>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
           <Link component={RouterLink} to="/reset-password" variant="body2">

@@ -9,6 +9,15 @@ export const authApi = api.injectEndpoints({
     login: build.mutation<ApiResponse<'/api/login', 'post'>, ApiBody<'/api/login', 'post'>>({
       query: (body) => ({ url: '/login', method: 'POST', body }),
     }),
+    /** "Sign in with Google": the URL of Google's sign-in page. */
+    loginGoogleStart: build.mutation<ApiData<'/api/login/google/start', 'post'>, void>({
+      query: () => ({ url: '/login/google/start', method: 'POST' }),
+      transformResponse: (env) => unwrap<ApiData<'/api/login/google/start', 'post'>>(env),
+    }),
+    /** Google sent the browser back to /login?code&state: the same session as a password sign-in. */
+    loginGoogle: build.mutation<ApiResponse<'/api/login/google', 'post'>, ApiBody<'/api/login/google', 'post'>>({
+      query: (body) => ({ url: '/login/google', method: 'POST', body }),
+    }),
     signup: build.mutation<Session, ApiBody<'/api/tenant', 'post'>>({
       query: (body) => ({ url: '/tenant', method: 'POST', body }),
       transformResponse: (env) => unwrap<Session>(env),
@@ -22,4 +31,11 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useSignupMutation, useRequestPasswordResetMutation, useConfirmPasswordResetMutation } = authApi;
+export const {
+  useLoginMutation,
+  useSignupMutation,
+  useRequestPasswordResetMutation,
+  useConfirmPasswordResetMutation,
+  useLoginGoogleStartMutation,
+  useLoginGoogleMutation,
+} = authApi;

@@ -2653,6 +2653,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/login/google": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Login Google */
+        post: operations["auth_login_google"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/login/google/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Login Google Start
+         * @description "Sign in with Google": the URL of Google's sign-in (state + nonce); Google sends the browser
+         *     back to `/login?code&state`, which posts them to `/login/google`.
+         */
+        post: operations["auth_login_google_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logout": {
         parameters: {
             query?: never;
@@ -9424,6 +9462,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[ExternalSignInStartOut] */
+        Envelope_ExternalSignInStartOut_: {
+            data: components["schemas"]["ExternalSignInStartOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[FeeCalculationOut] */
         Envelope_FeeCalculationOut_: {
             data: components["schemas"]["FeeCalculationOut"];
@@ -10528,6 +10574,21 @@ export interface components {
             quantity: number | string;
             /** Ship To Id */
             ship_to_id?: number | null;
+        };
+        /**
+         * ExternalSignInIn
+         * @description What the identity provider sent the browser back with.
+         */
+        ExternalSignInIn: {
+            /** Code */
+            code: string;
+            /** State */
+            state: string;
+        };
+        /** ExternalSignInStartOut */
+        ExternalSignInStartOut: {
+            /** Authorization Url */
+            authorization_url: string;
         };
         /** FeeAmountOut */
         FeeAmountOut: {
@@ -31259,6 +31320,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    auth_login_google: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExternalSignInIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SessionOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    auth_login_google_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExternalSignInStartOut_"];
                 };
             };
         };

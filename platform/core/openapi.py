@@ -56,14 +56,21 @@ DESCRIPTIONS = {
     "415": "The file's type is not allowed here",
     "422": "Invalid input",
     "429": "Too many attempts: try again later",
+    "502": "A service this call depends on (e.g. Google) could not be reached",
 }
 
 # Public calls with a rate limit (operation ids).
-RATE_LIMITED = {"auth_login", "auth_password_reset_request", "tenant_signup"}
+RATE_LIMITED = {"auth_login", "auth_password_reset_request", "tenant_signup", "auth_login_google"}
 # What the rules above cannot see (operation id -> codes).
 EXTRA: dict[str, set[str]] = {
     "auth_login": {"401", "403"},  # wrong credentials; a suspended company
     "tenant_signup": {"409"},  # the company name or the email is taken
+    # Sign in with Google (docs/google.md): no provider registered (404), Google not configured (409),
+    # Google unreachable (502); a refused ID token or no matching user (401), a suspended company (403).
+    "auth_login_google_start": {"404", "409", "502"},
+    "auth_login_google": {"401", "403", "404", "409", "502"},
+    "google_authentication_connect": {"502"},
+    "google_authentication_callback": {"502"},
 }
 WRITES = {"post", "put", "patch", "delete"}
 

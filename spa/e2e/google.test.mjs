@@ -173,6 +173,7 @@ describe('Google Authentication', { concurrency: false }, () => {
     assert.equal(r.status, 200);
     const { page, errors, context } = await openPage(browser, { viewport: PHONE });
     await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
     await shot(page, 'e2e-google-sign-in-phone');
     const answer = page.waitForResponse((res) => res.url().endsWith('/api/login/google'));
     await page.getByRole('button', { name: 'Sign in with Google' }).click();

@@ -159,7 +159,7 @@ def start_fake_qbo(env: dict[str, str], children: dict[str, subprocess.Popen[byt
         ],
         env,
     )  # fmt: skip
-    return f"Fake QuickBooks Online: {url} (control API {url}/_control/state)"
+    return f"QuickBooks Online: a local fake on {url} (control API: /_control/...)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         if fake_google is not None:
             banner += [f"    Google: a local fake on {fake_google.base_url} (control API: /_control/...)"]
         if qbo_note:
-            banner += ["", f"  {qbo_note}"]
+            banner += [f"    {qbo_note}"]
         if spa_note:
             banner += ["", f"  WARNING: {spa_note}"]
         if demo.strip():

@@ -299,6 +299,8 @@ class Realm:
     requestids: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     window: tuple[int, int] = (0, 0)  # (minute, count)
     requests: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0  # the most requests of this realm served at once
 
     def table(self, entity: str) -> dict[str, dict[str, Any]]:
         return self.records.setdefault(entity, {})
@@ -700,7 +702,8 @@ class FakeQbo:
 
     def inject(self, **fault: Any) -> None:
         """Faults: ``kind`` "drop_after_commit" (create, then close the connection without answering),
-        "status" (answer ``status`` with QBO ``code``, ``retry_after`` for 429s); ``times`` (1),
+        "status" (answer ``status`` with QBO ``code``, ``retry_after`` for 429s), "delay" (answer
+        after ``seconds``); ``times`` (1),
         optional ``realm_id``, ``entity``, ``method``."""
         fault.setdefault("times", 1)
         with self.lock:
@@ -853,8 +856,30 @@ class _Handler(BaseHTTPRequestHandler):
         fake.authenticate(self.headers.get("Authorization", ""), realm_id)
         realm = fake.realm(realm_id)
         fake.count(f"api:{realm_id}")
+        with fake.lock:
+            realm.in_flight += 1
+            realm.max_in_flight = max(realm.max_in_flight, realm.in_flight)
+        try:
+            self._api_call(fake, realm, method, realm_id, resource, rid, params, raw)
+        finally:
+            with fake.lock:
+                realm.in_flight -= 1
+
+    def _api_call(
+        self,
+        fake: FakeQbo,
+        realm: Realm,
+        method: str,
+        realm_id: str,
+        resource: str,
+        rid: str | None,
+        params: dict[str, str],
+        raw: bytes,
+    ) -> None:
         entity = ENTITIES.get(resource.lower(), resource)
         fault = fake.take_fault(realm_id, method, entity)
+        if fault and fault.get("kind") == "delay":  # a slow answer (to see the client's in-flight cap)
+            time.sleep(float(fault.get("seconds", 0.2)))
         if fault and fault.get("kind") == "status":
             err = Fault(
                 int(fault.get("status", 400)),

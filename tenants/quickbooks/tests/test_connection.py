@@ -239,3 +239,69 @@ def test_onboarding_shows_the_connection_and_the_items_to_map(
         with pytest.raises(QboError):
             api().query("SELECT COUNT(*) FROM Customer")
     assert steps()["quickbooks"]["state"] == "attention"
+
+
+@pytest.mark.django_db
+def test_at_most_the_in_flight_limit_of_requests_at_once(
+    race_tenant: Any,  # noqa: F811
+    fake_qbo: FakeQbo,
+    settings: Any,
+) -> None:
+    _connect_in_thread(race_tenant.tenant, fake_qbo)
+    realm = fake_qbo.realms["5550000000000077"]
+
+    def call(_: int) -> int:
+        from tenants.quickbooks.connection import api
+
+        return int(api().query("SELECT COUNT(*) FROM Customer")["totalCount"])
+
+    # Six workers at once, each answer slow: without a tighter cap they overlap...
+    fake_qbo.inject(kind="delay", seconds=0.3, entity="query", times=6)
+    assert in_threads(6, race_tenant.tenant, call) == [0] * 6
+    assert realm.max_in_flight >= 3
+    # ...with QBO_MAX_IN_FLIGHT=2 no more than two are at QBO at any moment, and all are answered.
+    settings.QBO_MAX_IN_FLIGHT = 2
+    realm.max_in_flight = 0
+    fake_qbo.inject(kind="delay", seconds=0.3, entity="query", times=6)
+    assert in_threads(6, race_tenant.tenant, call) == [0] * 6
+    assert realm.max_in_flight == 2
+    connection.set_schema_to_public()
+
+
+def test_the_per_minute_limit_waits_for_the_next_minute(
+    api_a: Api, fake_qbo: FakeQbo, tenant_a: Any, in_tenant: Any, settings: Any, monkeypatch: Any
+) -> None:
+    import time
+    from types import SimpleNamespace
+
+    from tenants.quickbooks import client
+    from tenants.quickbooks.connection import api
+
+    data = connect(api_a, fake_qbo)
+    realm = fake_qbo.realms[data["realm_id"]]
+    settings.QBO_PER_MINUTE = 3
+    clock = [1_800_000_000 // 60 * 60 + 58.0]  # two seconds before a minute ends
+
+    def wait(seconds: float) -> None:
+        waited.append(round(seconds, 2))
+        clock[0] += seconds
+
+    waited: list[float] = []
+    monkeypatch.setattr(client, "time", SimpleNamespace(time=lambda: clock[0], monotonic=time.monotonic))
+    monkeypatch.setattr(client, "sleep", wait)
+    before = realm.requests
+    with in_tenant(tenant_a):
+        for _ in range(4):
+            api().query("SELECT COUNT(*) FROM Customer")
+    assert waited == [2.01]  # the fourth call of the minute waited for the next one
+    assert realm.requests - before == 4
+
+    # Far from the minute's end, the wait would pass QBO_MAX_WAIT_SECONDS: a retryable 429 instead.
+    clock[0] = 1_800_000_000 // 60 * 60 + 60 * 5 + 1.0
+    with in_tenant(tenant_a):
+        for _ in range(3):
+            api().query("SELECT COUNT(*) FROM Customer")
+        with pytest.raises(client.QboError) as caught:
+            api().query("SELECT COUNT(*) FROM Customer")
+    assert caught.value.status == 429 and caught.value.retryable
+    assert realm.requests - before == 7

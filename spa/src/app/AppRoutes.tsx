@@ -61,6 +61,7 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   billParser: lazy(() => import('@/features/billparse/BillParserPage')),
   onboarding: lazy(() => import('@/features/onboarding/OnboardingPage')),
   googleAuthentication: lazy(() => import('@/features/google/GoogleAuthenticationPage')),
+  quickbooks: lazy(() => import('@/features/quickbooks/QuickbooksPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {

@@ -42,6 +42,7 @@ export type PageKey =
   | 'deliveryOrderEntry'
   | 'onboarding'
   | 'googleAuthentication'
+  | 'quickbooks'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -54,7 +55,8 @@ export interface ProtectedRoute {
   title: string;
 }
 
-const pending = (path: string, title: string, shell = true): ProtectedRoute => ({ path, page: 'pending', shell, title });
+/** A route whose screen is not built yet: the 'not available yet' page (none left today). */
+export const pending = (path: string, title: string, shell = true): ProtectedRoute => ({ path, page: 'pending', shell, title });
 
 export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/dashboard', page: 'dashboard', shell: true, title: 'Dashboard' },
@@ -91,8 +93,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/payment-method', page: 'paymentMethod', shell: true, title: 'Payment Methods' },
   { path: '/todays-order', page: 'todaysOrder', shell: true, title: "Today's Orders" },
   { path: '/daily-summary', page: 'dailySummary', shell: true, title: 'Daily Summary' },
-  pending('/quickbook-online/*', 'QuickBooks Online'),
-  pending('/quickbook/login', 'QuickBooks Online'),
+  { path: '/quickbook-online/*', page: 'quickbooks', shell: true, title: 'QuickBooks Online' },
+  { path: '/quickbook/login', page: 'quickbooks', shell: true, title: 'QuickBooks Online' },
   { path: '/google-authentication/*', page: 'googleAuthentication', shell: true, title: 'Google Authentication' },
   { path: '/dispatch-center/*', page: 'dispatchCenter', shell: true, title: 'Dispatch Center' },
   { path: '/onboarding', page: 'onboarding', shell: true, title: 'Onboarding' },

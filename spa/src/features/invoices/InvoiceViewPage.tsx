@@ -23,6 +23,7 @@ import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { PageSpinner } from '@/components/common/PageSpinner';
 import { InvoiceDocumentActions } from '@/components/email/InvoiceDocumentActions';
+import { PostToAccountingButton } from '@/components/accounting/PostToAccountingButton';
 import { StatusChip } from '@/components/resource';
 import {
   INVOICE_STATUSES,
@@ -176,6 +177,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
       {/* The invoice's toolbar: workflow moves, payments, stubs. The email feature adds its PDF and Email buttons here. */}
       <Box role="toolbar" aria-label="Invoice actions" data-testid="invoice-toolbar" sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
         <InvoiceDocumentActions invoiceId={inv.id} invoiceNo={inv.invoice_no} />
+        {inv.status !== 'draft' && inv.status !== 'void' && <PostToAccountingButton invoiceId={inv.id} />}
         {can('issue') && (
           <Button variant="contained" onClick={doIssue} disabled={issueState.isLoading}>
             Issue

@@ -1,0 +1,41 @@
+import CloudUpload from '@mui/icons-material/CloudUpload';
+import Button from '@mui/material/Button';
+import { toast } from 'react-toastify';
+import { api } from '@/lib/api/api';
+
+/** The accounting service invoices post to (spec section 8's {accounting service}). */
+export const ACCOUNTING_SERVICE = 'QuickBooks Online';
+// Spec section 8: 'Posted to {accounting service} successfully' / 'Failed to post to {accounting service}'.
+export const MSG_POSTED = `Posted to ${ACCOUNTING_SERVICE} successfully`;
+export const MSG_POST_FAILED = `Failed to post to ${ACCOUNTING_SERVICE}`;
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['Invoice', 'QboConnection', 'JobLog'] });
+
+export const accountingApi = tagged.injectEndpoints({
+  endpoints: (build) => ({
+    pushInvoice: build.mutation<unknown, number>({
+      query: (invoiceId) => ({ url: `/quickbook/invoice/${invoiceId}/push`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'Invoice', id }, 'QboConnection', 'JobLog'],
+    }),
+  }),
+});
+
+export const { usePushInvoiceMutation } = accountingApi;
+
+/** "Post to QuickBooks" on the invoice view: pushes the invoice (created once, updated on a repeat). */
+export function PostToAccountingButton({ invoiceId }: { invoiceId: number }) {
+  const [push, state] = usePushInvoiceMutation();
+  const post = async () => {
+    try {
+      await push(invoiceId).unwrap();
+      toast.success(MSG_POSTED);
+    } catch {
+      toast.error(MSG_POST_FAILED);
+    }
+  };
+  return (
+    <Button variant="outlined" startIcon={<CloudUpload />} onClick={post} disabled={state.isLoading}>
+      Post to QuickBooks
+    </Button>
+  );
+}

@@ -1,0 +1,101 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { StatusChip, type StatusStyle } from '@/components/resource';
+import { isRunning, useQboJobsQuery, type Job } from './quickbooksApi';
+
+export const SYNC_STATES: Record<string, StatusStyle> = {
+  not_synced: { label: 'Not synced', color: 'default' },
+  pending: { label: 'Pending', color: 'warning' },
+  synced: { label: 'Synced', color: 'success' },
+  failed: { label: 'Failed', color: 'error' },
+};
+
+export function SyncStateChip({ value }: { value: string }) {
+  return <StatusChip value={value} styles={SYNC_STATES} />;
+}
+
+const TABS = [
+  { value: '/quickbook-online', label: 'Connection & customers' },
+  { value: '/quickbook-online/map-items', label: 'Map Items' },
+];
+
+/** The two QuickBooks screens, as tabs under the page header. */
+export function QuickbooksTabs() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const current = pathname.startsWith('/quickbook-online/map-items') ? TABS[1].value : TABS[0].value;
+  return (
+    <Tabs value={current} onChange={(_, v: string) => navigate(v)} variant="scrollable" allowScrollButtonsMobile aria-label="QuickBooks Online" sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+      {TABS.map((t) => (
+        <Tab key={t.value} value={t.value} label={t.label} />
+      ))}
+    </Tabs>
+  );
+}
+
+const OUTCOME: Record<string, StatusStyle> = {
+  queued: { label: 'Queued', color: 'default' },
+  running: { label: 'Running', color: 'info' },
+  retrying: { label: 'Retrying', color: 'warning' },
+  succeeded: { label: 'Done', color: 'success' },
+  failed: { label: 'Failed', color: 'error' },
+};
+
+/**
+ * A started job followed through the job log until it ends (as the CSV import shows its progress):
+ * a bar while it runs, then its outcome and error. `onFinished` runs once when it ends.
+ */
+export function JobProgress({ job, onFinished }: { job: Job; onFinished?: (job: Job) => void }) {
+  const first = isRunning(job);
+  const logs = useQboJobsQuery({ kind: job.kind }, { skip: !first, pollingInterval: 1500 });
+  const latest = logs.data?.find((j) => j.id === job.id) ?? job;
+  const running = isRunning(latest);
+  const told = useRef(false);
+  useEffect(() => {
+    if (!running && !told.current) {
+      told.current = true;
+      onFinished?.(latest);
+    }
+  }, [running, latest, onFinished]);
+  return (
+    <Box data-testid="job-progress" data-status={latest.status} role="status" sx={{ mb: 2 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 0.75 }}>
+        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+          {latest.message}
+        </Typography>
+        <StatusChip value={latest.status} styles={OUTCOME} />
+      </Box>
+      {running && <LinearProgress aria-label={`${latest.message}: running`} />}
+      {latest.status === 'failed' && latest.error && (
+        <Alert severity="error" sx={{ mt: 1 }}>
+          {latest.error}
+        </Alert>
+      )}
+    </Box>
+  );
+}
+
+/** A small count tile: what waits to be synced. */
+export function PendingTile({ label, count, testId }: { label: string; count: number; testId: string }) {
+  return (
+    <Box data-testid={testId} sx={{ flex: '1 1 120px', border: 1, borderColor: 'divider', borderRadius: 2, px: 2, py: 1.5 }}>
+      <Typography variant="h5" component="p" sx={{ fontWeight: 700 }}>
+        {count}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+    </Box>
+  );
+}
+
+export function MaybeChip({ show, label }: { show: boolean; label: string }) {
+  return show ? <Chip size="small" variant="outlined" color="info" label={label} /> : null;
+}

@@ -1,0 +1,166 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/testing/render';
+import QuickbooksPage from './QuickbooksPage';
+import type { Connection, ItemMapRow } from './quickbooksApi';
+
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const ok = (data: unknown) => json({ status_code: 200, message: 'ok', data });
+
+const CONNECTED: Connection = {
+  state: 'connected',
+  realm_id: '9341',
+  company_name: 'Demo Books',
+  connected_at: '2026-11-24T08:00:00Z',
+  last_sync_at: null,
+  last_error: null,
+  pending: { customers: 3, items: 2, invoices: 1 },
+};
+const DISCONNECTED: Connection = { ...CONNECTED, state: 'disconnected', realm_id: null, company_name: null, connected_at: null };
+
+type Handler = (method: string, url: URL, body: unknown) => Response | undefined;
+let calls: { method: string; path: string; body: unknown }[] = [];
+
+function serve(handler: Handler) {
+  calls = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const body = typeof init?.body === 'string' && init.body ? JSON.parse(init.body) : undefined;
+    calls.push({ method, path: url.pathname, body });
+    return handler(method, url, body) ?? json({ detail: `unexpected ${method} ${url.pathname}` }, 404);
+  });
+  vi.stubGlobal('fetch', fetch);
+}
+
+const customers = (items: unknown[]) => ok({ items, total: items.length, page: 1, size: 20, pages: 1 });
+
+beforeEach(() => {
+  toast.error.mockReset();
+  toast.success.mockReset();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('QuickBooks Online connection', () => {
+  it('connects by sending the browser to the authorization URL', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    serve((m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(DISCONNECTED);
+      if (u.pathname === '/api/intuit/customers') return customers([]);
+      if (m === 'POST' && u.pathname === '/api/quickbook/connect') return ok({ authorization_url: 'https://appcenter.intuit.test/connect?state=abc' });
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online' });
+    expect(await screen.findByTestId('qbo-state')).toHaveTextContent('Not connected');
+    expect(screen.getByRole('button', { name: 'Sync selected' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect to QuickBooks Online' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://appcenter.intuit.test/connect?state=abc'));
+  });
+
+  it('posts the callback query once on /quickbook/login and shows the connection', async () => {
+    let connected = false;
+    serve((m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(connected ? CONNECTED : DISCONNECTED);
+      if (u.pathname === '/api/intuit/customers') return customers([]);
+      if (m === 'POST' && u.pathname === '/api/quickbook/callback') {
+        connected = true;
+        return ok(CONNECTED);
+      }
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook/login?code=c0de&state=st4te&realmId=9341' });
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Connected to QuickBooks Online'));
+    expect(calls.filter((c) => c.path === '/api/quickbook/callback')).toEqual([{ method: 'POST', path: '/api/quickbook/callback', body: { code: 'c0de', state: 'st4te', realmId: '9341' } }]);
+    expect(await screen.findByText('Demo Books')).toBeInTheDocument();
+    expect(screen.getByTestId('qbo-pending-customers')).toHaveTextContent('3');
+  });
+
+  it("shows the server's detail when the callback is refused (a forged state)", async () => {
+    serve((m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(DISCONNECTED);
+      if (u.pathname === '/api/intuit/customers') return customers([]);
+      if (m === 'POST' && u.pathname === '/api/quickbook/callback') return json({ detail: 'The connection request has expired or was not made here. Please connect again.' }, 400);
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook/login?code=c0de&state=forged&realmId=9341' });
+    expect(await screen.findByTestId('qbo-callback-error')).toHaveTextContent('The connection request has expired or was not made here. Please connect again.');
+    expect(screen.getByRole('button', { name: 'Connect to QuickBooks Online' })).toBeInTheDocument();
+  });
+
+  it('offers Reconnect with the last error when the connection was revoked', async () => {
+    serve((_m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok({ ...CONNECTED, state: 'reconnect', last_error: 'invalid_grant: token revoked' });
+      if (u.pathname === '/api/intuit/customers') return customers([]);
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online' });
+    expect(await screen.findByTestId('qbo-state')).toHaveTextContent('Reconnect needed');
+    expect(screen.getByTestId('qbo-last-error')).toHaveTextContent('Last error: invalid_grant: token revoked');
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
+  });
+
+  it('syncs the selected customers and follows the job to its end', async () => {
+    let polls = 0;
+    serve((m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(CONNECTED);
+      if (u.pathname === '/api/intuit/customers')
+        return customers([
+          { id: 1, name: 'Acme', external_id: '58', sync_state: 'synced', last_sync_error: '' },
+          { id: 2, name: 'Bolt', external_id: null, sync_state: 'failed', last_sync_error: 'Duplicate Name Exists Error (6240)' },
+        ]);
+      if (m === 'POST' && u.pathname === '/api/intuit/customers/sync') return ok({ id: 77, kind: 'qbo_customer_sync', message: 'Customer sync', status: 'queued', error: '' });
+      if (u.pathname.startsWith('/api/job-log')) {
+        polls += 1;
+        return ok({ items: [{ id: 77, kind: 'qbo_customer_sync', message: 'Customer sync', status: polls > 1 ? 'succeeded' : 'running', error: '' }], total: 1, page: 1, size: 10, pages: 1 });
+      }
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online' });
+    const bolt = await screen.findByTestId('qbo-customer-2', {}, { timeout: 5000 });
+    expect(within(bolt).getByText('Failed')).toBeInTheDocument();
+    expect(within(bolt).getByText('Duplicate Name Exists Error (6240)')).toBeInTheDocument();
+    fireEvent.click(within(bolt).getByRole('checkbox', { name: 'Select Bolt' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sync selected (1)' }));
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/intuit/customers/sync')?.body).toEqual({ customer_ids: [2] }));
+    expect(await screen.findByTestId('job-progress')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('job-progress')).toHaveAttribute('data-status', 'succeeded'), { timeout: 5000 });
+    expect(toast.success).toHaveBeenCalledWith('Customer sync: done');
+    expect(calls.some((c) => c.path.startsWith('/api/job-log'))).toBe(true);
+  });
+});
+
+describe('Map Items', () => {
+  const rows: ItemMapRow[] = [
+    { kind: 'product', local_id: 1, local_name: 'Clear Diesel', qbo_item_id: null, qbo_item_name: null, suggestion: { id: '11', name: 'Diesel' }, sync_state: 'not_synced', last_sync_error: '' },
+    { kind: 'fee', local_id: 4, local_name: 'Delivery fee', qbo_item_id: '20', qbo_item_name: 'Delivery', suggestion: null, sync_state: 'synced', last_sync_error: '' },
+  ];
+  const items = [
+    { id: '11', name: 'Diesel', type: 'NonInventory', active: true },
+    { id: '20', name: 'Delivery', type: 'Service', active: true },
+  ];
+
+  it('marks the suggestion, saves it before syncing the selected rows', async () => {
+    serve((m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(CONNECTED);
+      if (u.pathname === '/api/quickbook/item-map' && m === 'GET') return ok(rows);
+      if (u.pathname === '/api/quickbook/items') return ok(items);
+      if (u.pathname === '/api/quickbook/item-map' && m === 'PUT') return ok(null);
+      if (u.pathname === '/api/quickbook/sync-selected-items') return ok({ id: 5, kind: 'qbo_item_sync', message: 'Item sync', status: 'succeeded', error: '' });
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online/map-items' });
+    const diesel = await screen.findByTestId('map-product-1', {}, { timeout: 5000 });
+    expect(screen.getByTestId('map-progress')).toHaveTextContent('1 of 2 mapped');
+    expect(within(diesel).getByTestId('suggested')).toHaveTextContent('Suggested');
+    await waitFor(() => expect(within(diesel).getByRole('combobox')).toHaveValue('Diesel'));
+    expect(within(screen.getByTestId('map-fee-4')).queryByTestId('suggested')).toBeNull();
+
+    fireEvent.click(within(diesel).getByRole('checkbox', { name: 'Select Clear Diesel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sync selected (1)' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/quickbook/sync-selected-items')).toBe(true));
+    const writes = calls.filter((c) => c.method !== 'GET').map((c) => [c.method, c.path, c.body]);
+    expect(writes).toEqual([
+      ['PUT', '/api/quickbook/item-map', { kind: 'product', local_id: 1, qbo_item_id: '11' }],
+      ['POST', '/api/quickbook/sync-selected-items', { items: [{ kind: 'product', local_id: 1 }] }],
+    ]);
+  });
+});

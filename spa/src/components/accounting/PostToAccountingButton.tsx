@@ -2,6 +2,7 @@ import CloudUpload from '@mui/icons-material/CloudUpload';
 import Button from '@mui/material/Button';
 import { toast } from 'react-toastify';
 import { api } from '@/lib/api/api';
+import { isApiError } from '@/lib/api/errors';
 
 /** The accounting service invoices post to (spec section 8's {accounting service}). */
 export const ACCOUNTING_SERVICE = 'QuickBooks Online';
@@ -29,8 +30,20 @@ export function PostToAccountingButton({ invoiceId }: { invoiceId: number }) {
     try {
       await push(invoiceId).unwrap();
       toast.success(MSG_POSTED);
-    } catch {
-      toast.error(MSG_POST_FAILED);
+    } catch (e) {
+      // The spec's sentence, then the server's reason (a conflict, a missing mapping, a lost connection).
+      const detail = isApiError(e) && typeof e.body === 'object' && e.body && 'detail' in e.body ? String((e.body as { detail: unknown }).detail) : '';
+      toast.error(
+        detail ? (
+          <span>
+            {MSG_POST_FAILED}
+            <br />
+            {detail}
+          </span>
+        ) : (
+          MSG_POST_FAILED
+        ),
+      );
     }
   };
   return (

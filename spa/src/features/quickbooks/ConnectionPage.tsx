@@ -43,6 +43,7 @@ import {
   useQboSyncPaymentsMutation,
   type Connection,
   type Job,
+  type JobLogEntry,
 } from './quickbooksApi';
 
 const PAGE_SIZE = 20;
@@ -154,7 +155,7 @@ function ConnectionCard({ conn, onJob }: { conn: Connection; onJob: (job: Job) =
         ) : (
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, auto)' }, columnGap: 3, rowGap: 1, m: 0, mb: 1.5 }}>
             {[
-              ['Company ID', conn.realm_id ?? '—'],
+              ['Company ID', conn.realm_id || '—'],
               ['Connected', at(conn.connected_at)],
               ['Last sync', at(conn.last_sync_at)],
             ].map(([label, value]) => (
@@ -326,11 +327,11 @@ export default function ConnectionPage() {
   const [jobs, setJobs] = useState<Job[]>([]);
   const refetch = conn.refetch;
   const landing = useCallbackLanding(useCallback(() => void refetch(), [refetch]));
-  const onJob = useCallback((job: Job) => setJobs((js) => [job, ...js.filter((j) => j.id !== job.id)].slice(0, 3)), []);
+  const onJob = useCallback((job: Job) => setJobs((js) => [job, ...js.filter((j) => j.kind !== job.kind)].slice(0, 3)), []);
   const onFinished = useCallback(
-    (job: Job) => {
+    (entry: JobLogEntry) => {
       void refetch();
-      if (job.status === 'succeeded') toast.success(`${job.message}: done`);
+      if (entry.status === 'succeeded') toast.success(`${entry.message}: done`);
     },
     [refetch],
   );
@@ -361,7 +362,7 @@ export default function ConnectionPage() {
             <PendingTile label="Invoices waiting to sync" count={c.pending.invoices} testId="qbo-pending-invoices" />
           </Box>
           {jobs.map((job) => (
-            <JobProgress key={job.id} job={job} onFinished={onFinished} />
+            <JobProgress key={job.job_id} job={job} onFinished={onFinished} />
           ))}
           <CustomersPanel connected={c.state === 'connected'} onJob={onJob} />
         </>

@@ -135,7 +135,7 @@ export default function MapItemsPage() {
         </Alert>
       )}
       {items.error && <Alert severity="error" sx={{ mb: 2 }}>{errorText(items.error, `Failed to fetch the ${SERVICE} items`)}</Alert>}
-      {job && <JobProgress key={job.id} job={job} onFinished={() => void map.refetch()} />}
+      {job && <JobProgress key={job.job_id} job={job} onFinished={() => void map.refetch()} />}
       <Card variant="outlined">
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', p: { xs: 2, sm: 2.5 }, pb: 1.5 }}>
           <Typography variant="body2" sx={{ fontWeight: 600, mr: 'auto' }} data-testid="map-progress">

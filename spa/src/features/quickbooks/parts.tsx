@@ -5,10 +5,10 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { StatusChip, type StatusStyle } from '@/components/resource';
-import { isRunning, useQboJobsQuery, type Job } from './quickbooksApi';
+import { isRunning, useQboLatestJobQuery, type Job, type JobLogEntry } from './quickbooksApi';
 
 export const SYNC_STATES: Record<string, StatusStyle> = {
   not_synced: { label: 'Not synced', color: 'default' },
@@ -52,30 +52,36 @@ const OUTCOME: Record<string, StatusStyle> = {
  * A started job followed through the job log until it ends (as the CSV import shows its progress):
  * a bar while it runs, then its outcome and error. `onFinished` runs once when it ends.
  */
-export function JobProgress({ job, onFinished }: { job: Job; onFinished?: (job: Job) => void }) {
-  const first = isRunning(job);
-  const logs = useQboJobsQuery({ kind: job.kind }, { skip: !first, pollingInterval: 1500 });
-  const latest = logs.data?.find((j) => j.id === job.id) ?? job;
-  const running = isRunning(latest);
+export function JobProgress({ job, onFinished }: { job: Job; onFinished?: (entry: JobLogEntry) => void }) {
+  const [done, setDone] = useState(false);
+  const [startedAt] = useState(() => Date.now());
+  const latest = useQboLatestJobQuery({ kind: job.kind }, { pollingInterval: done ? 0 : 1500, refetchOnMountOrArgChange: true });
+  // Only an answer read after this job started: the cache may hold the previous job of the kind.
+  const fresh = (latest.fulfilledTimeStamp ?? 0) >= startedAt;
+  const entry = fresh ? (latest.data ?? null) : null;
+  const running = !entry || isRunning(entry);
   const told = useRef(false);
   useEffect(() => {
-    if (!running && !told.current) {
+    if (entry && !running && !told.current) {
       told.current = true;
-      onFinished?.(latest);
+      setDone(true);
+      onFinished?.(entry);
     }
-  }, [running, latest, onFinished]);
+  }, [entry, running, onFinished]);
+  const label = entry?.message || 'Starting…';
+  const status = entry?.status ?? 'queued';
   return (
-    <Box data-testid="job-progress" data-status={latest.status} role="status" sx={{ mb: 2 }}>
+    <Box data-testid="job-progress" data-status={status} role="status" sx={{ mb: 2 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 0.75 }}>
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
-          {latest.message}
+          {label}
         </Typography>
-        <StatusChip value={latest.status} styles={OUTCOME} />
+        <StatusChip value={status} styles={OUTCOME} />
       </Box>
-      {running && <LinearProgress aria-label={`${latest.message}: running`} />}
-      {latest.status === 'failed' && latest.error && (
-        <Alert severity="error" sx={{ mt: 1 }}>
-          {latest.error}
+      {running && <LinearProgress aria-label={`${label}: running`} />}
+      {status === 'failed' && entry?.error && (
+        <Alert severity="error" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
+          {entry.error}
         </Alert>
       )}
     </Box>

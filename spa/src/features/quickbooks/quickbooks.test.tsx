@@ -16,10 +16,10 @@ const CONNECTED: Connection = {
   company_name: 'Demo Books',
   connected_at: '2026-11-24T08:00:00Z',
   last_sync_at: null,
-  last_error: null,
+  last_error: '',
   pending: { customers: 3, items: 2, invoices: 1 },
 };
-const DISCONNECTED: Connection = { ...CONNECTED, state: 'disconnected', realm_id: null, company_name: null, connected_at: null };
+const DISCONNECTED: Connection = { ...CONNECTED, state: 'disconnected', realm_id: '', company_name: '', connected_at: null };
 
 type Handler = (method: string, url: URL, body: unknown) => Response | undefined;
 let calls: { method: string; path: string; body: unknown }[] = [];
@@ -107,12 +107,12 @@ describe('QuickBooks Online connection', () => {
       if (u.pathname === '/api/intuit/customers')
         return customers([
           { id: 1, name: 'Acme', external_id: '58', sync_state: 'synced', last_sync_error: '' },
-          { id: 2, name: 'Bolt', external_id: null, sync_state: 'failed', last_sync_error: 'Duplicate Name Exists Error (6240)' },
+          { id: 2, name: 'Bolt', external_id: '', sync_state: 'failed', last_sync_error: 'Duplicate Name Exists Error (6240)' },
         ]);
-      if (m === 'POST' && u.pathname === '/api/intuit/customers/sync') return ok({ id: 77, kind: 'qbo_customer_sync', message: 'Customer sync', status: 'queued', error: '' });
+      if (m === 'POST' && u.pathname === '/api/intuit/customers/sync') return ok({ job_id: 'f00d', kind: 'quickbooks_customers' });
       if (u.pathname.startsWith('/api/job-log')) {
         polls += 1;
-        return ok({ items: [{ id: 77, kind: 'qbo_customer_sync', message: 'Customer sync', status: polls > 1 ? 'succeeded' : 'running', error: '' }], total: 1, page: 1, size: 10, pages: 1 });
+        return ok({ items: [{ id: 77, kind: 'quickbooks_customers', message: 'QuickBooks customer sync', status: polls > 1 ? 'succeeded' : 'running', error: '', created: '2026-11-24T09:00:00Z' }], total: 1, page: 1, size: 1, pages: 1 });
       }
     });
     renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online' });
@@ -124,7 +124,8 @@ describe('QuickBooks Online connection', () => {
     await waitFor(() => expect(calls.find((c) => c.path === '/api/intuit/customers/sync')?.body).toEqual({ customer_ids: [2] }));
     expect(await screen.findByTestId('job-progress')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('job-progress')).toHaveAttribute('data-status', 'succeeded'), { timeout: 5000 });
-    expect(toast.success).toHaveBeenCalledWith('Customer sync: done');
+    expect(toast.success).toHaveBeenCalledWith('QuickBooks customer sync: done');
+    expect(calls.find((c) => c.path.startsWith('/api/job-log'))).toBeTruthy();
     expect(calls.some((c) => c.path.startsWith('/api/job-log'))).toBe(true);
   });
 });
@@ -145,7 +146,8 @@ describe('Map Items', () => {
       if (u.pathname === '/api/quickbook/item-map' && m === 'GET') return ok(rows);
       if (u.pathname === '/api/quickbook/items') return ok(items);
       if (u.pathname === '/api/quickbook/item-map' && m === 'PUT') return ok(null);
-      if (u.pathname === '/api/quickbook/sync-selected-items') return ok({ id: 5, kind: 'qbo_item_sync', message: 'Item sync', status: 'succeeded', error: '' });
+      if (u.pathname.startsWith('/api/job-log')) return ok({ items: [], total: 0, page: 1, size: 1, pages: 0 });
+      if (u.pathname === '/api/quickbook/sync-selected-items') return ok({ job_id: 'be57', kind: 'quickbooks_items' });
     });
     renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online/map-items' });
     const diesel = await screen.findByTestId('map-product-1', {}, { timeout: 5000 });

@@ -1,9 +1,9 @@
 import { api, unwrap } from '@/lib/api/api';
 import type { ApiError } from '@/lib/api/errors';
 import type { PageOf } from '@/lib/api/types';
-import type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, QboItem, SyncSelectedItems } from './types';
+import type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems } from './types';
 
-export type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, QboItem, SyncSelectedItems };
+export type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems };
 
 export const SERVICE = 'QuickBooks Online';
 export const MSG_CONNECTION = 'Failed to fetch the QuickBooks Online connection';
@@ -94,10 +94,14 @@ export const quickbooksApi = tagged.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_SYNC),
       invalidatesTags: [...AFTER_SYNC],
     }),
-    /** The latest entries of a job kind in the job log: how a started sync is followed to its end. */
-    qboJobs: build.query<Job[], { kind: string }>({
-      query: ({ kind }) => ({ url: '/job-log/', params: { kind, page: 1, size: 10 } }),
-      transformResponse: (env) => unwrap<PageOf<Job>>(env).items,
+    /**
+     * The newest job log entry of a kind: how a started sync is followed to its end. A job is
+     * logged (queued) when it is sent, so right after the start answers, the newest entry of its
+     * kind is the one just started.
+     */
+    qboLatestJob: build.query<JobLogEntry | null, { kind: string }>({
+      query: ({ kind }) => ({ url: '/job-log', params: { kind, page: 1, size: 1 } }),
+      transformResponse: (env) => unwrap<PageOf<JobLogEntry>>(env).items[0] ?? null,
       providesTags: ['JobLog'],
     }),
   }),
@@ -116,8 +120,8 @@ export const {
   useQboSetItemMapMutation,
   useQboSyncSelectedItemsMutation,
   useQboSyncPaymentsMutation,
-  useQboJobsQuery,
+  useQboLatestJobQuery,
 } = quickbooksApi;
 
 /** A job that has not finished yet. */
-export const isRunning = (job: Pick<Job, 'status'>) => job.status === 'queued' || job.status === 'running' || job.status === 'retrying';
+export const isRunning = (job: Pick<JobLogEntry, 'status'>) => job.status === 'queued' || job.status === 'running' || job.status === 'retrying';

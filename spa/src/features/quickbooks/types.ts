@@ -4,19 +4,18 @@
  */
 export interface Connection {
   state: 'disconnected' | 'connected' | 'reconnect';
-  realm_id: string | null;
-  company_name: string | null;
+  realm_id: string;
+  company_name: string;
   connected_at: string | null;
   last_sync_at: string | null;
-  last_error: string | null;
+  last_error: string;
   pending: { customers: number; items: number; invoices: number };
 }
-export type SyncState = 'not_synced' | 'pending' | 'synced' | 'failed';
 export interface CustomerSync {
   id: number;
   name: string;
-  external_id: string | null;
-  sync_state: SyncState;
+  external_id: string;
+  sync_state: string;
   last_sync_error: string;
 }
 export interface CustomerSyncQuery {
@@ -37,7 +36,7 @@ export interface ItemMapRow {
   qbo_item_id: string | null;
   qbo_item_name: string | null;
   suggestion: { id: string; name: string } | null;
-  sync_state: SyncState;
+  sync_state: string;
   last_sync_error: string;
 }
 export interface ItemMapUpdate {
@@ -48,10 +47,17 @@ export interface ItemMapUpdate {
 export interface SyncSelectedItems {
   items: { kind: ItemMapRow['kind']; local_id: number }[];
 }
+/** A queued job: its message id and kind; the job log entry of that kind shows its progress. */
 export interface Job {
+  job_id: string;
+  kind: string;
+}
+/** The job log entry (GET /job-log). */
+export interface JobLogEntry {
   id: number;
   kind: string;
   message: string;
   status: string;
   error: string;
+  created: string;
 }

@@ -32,7 +32,7 @@ export function PostToAccountingButton({ invoiceId }: { invoiceId: number }) {
       toast.success(MSG_POSTED);
     } catch (e) {
       // The spec's sentence, then the server's reason (a conflict, a missing mapping, a lost connection).
-      const detail = isApiError(e) && typeof e.body === 'object' && e.body && 'detail' in e.body ? String((e.body).detail) : '';
+      const detail = isApiError(e) && e.message !== MSG_POST_FAILED ? e.message : '';
       toast.error(
         detail ? (
           <span>

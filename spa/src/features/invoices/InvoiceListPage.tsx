@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { AccountingSyncChip, SYNC_STATES } from '@/components/accounting/AccountingSyncChip';
 import { ResourceListPage, StatusChip, ToolbarCombobox, ToolbarSelect, type ColumnDef } from '@/components/resource';
 import { useCustomerOptions, usePermissions } from '@/lib/api/lookups';
 import { INVOICE_STATUSES, errorText, invoicesListApi, money, today, useInvoiceDayMutation, type InvoiceRow } from './invoicesApi';
@@ -30,6 +31,14 @@ const columns: ColumnDef<InvoiceRow>[] = [
     width: 150,
     value: (i) => (i.is_overdue ? 'Overdue' : INVOICE_STATUSES[i.status]?.label ?? i.status),
     render: (i) => <StatusChip value={i.is_overdue ? 'overdue' : i.status} styles={INVOICE_STATUSES} />,
+  },
+  {
+    field: 'sync_state',
+    headerName: 'QuickBooks',
+    width: 130,
+    hideOnPhone: true,
+    value: (i) => SYNC_STATES[i.sync_state]?.label ?? i.sync_state,
+    render: (i) => <AccountingSyncChip state={i.sync_state} />,
   },
 ];
 

@@ -23,6 +23,7 @@ import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { PageSpinner } from '@/components/common/PageSpinner';
 import { InvoiceDocumentActions } from '@/components/email/InvoiceDocumentActions';
+import { AccountingSyncChip } from '@/components/accounting/AccountingSyncChip';
 import { PostToAccountingButton } from '@/components/accounting/PostToAccountingButton';
 import { StatusChip } from '@/components/resource';
 import {
@@ -162,6 +163,11 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
           <Box component="span" sx={{ display: 'inline-flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
             <StatusChip value={inv.status} styles={INVOICE_STATUSES} />
             {inv.is_overdue && <Chip size="small" color="error" label={`Overdue ${inv.days_overdue} days`} />}
+            {inv.sync_state && inv.sync_state !== 'not_synced' && (
+              <span data-testid="invoice-sync">
+                QuickBooks <AccountingSyncChip state={inv.sync_state} error={inv.last_sync_error} />
+              </span>
+            )}
             <span>
               {inv.customer.customer_name} · order{' '}
               <RouterLink to={`/sales-order/${inv.sales_order_id}`}>{inv.sales_order_number}</RouterLink>

@@ -7,18 +7,12 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { AccountingSyncChip } from '@/components/accounting/AccountingSyncChip';
 import { StatusChip, type StatusStyle } from '@/components/resource';
 import { isRunning, useQboLatestJobQuery, type Job, type JobLogEntry } from './quickbooksApi';
 
-export const SYNC_STATES: Record<string, StatusStyle> = {
-  not_synced: { label: 'Not synced', color: 'default' },
-  pending: { label: 'Pending', color: 'warning' },
-  synced: { label: 'Synced', color: 'success' },
-  failed: { label: 'Failed', color: 'error' },
-};
-
 export function SyncStateChip({ value }: { value: string }) {
-  return <StatusChip value={value} styles={SYNC_STATES} />;
+  return <AccountingSyncChip state={value} />;
 }
 
 const TABS = [

@@ -28,13 +28,13 @@ describe('Post to QuickBooks', () => {
   });
 
   it("shows the spec's failure toast with the server's reason", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({ detail: 'Map the product Clear Diesel to a QuickBooks item first.' }, 409)));
+    vi.stubGlobal('fetch', vi.fn(async () => json({ detail: 'Failed to post to QuickBooks Online: map the product Clear Diesel to a QuickBooks item first.' }, 409)));
     renderWithProviders(<PostToAccountingButton invoiceId={42} />);
     fireEvent.click(screen.getByRole('button', { name: 'Post to QuickBooks' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledTimes(1));
     expect(MSG_POST_FAILED).toBe('Failed to post to QuickBooks Online');
     renderWithProviders(<>{toast.error.mock.calls[0][0]}</>);
-    expect(screen.getByText(/Failed to post to QuickBooks Online/)).toHaveTextContent('Failed to post to QuickBooks OnlineMap the product Clear Diesel to a QuickBooks item first.');
+    expect(screen.getByText(/Failed to post to QuickBooks Online/)).toHaveTextContent(/^Failed to post to QuickBooks Onlinemap the product Clear Diesel to a QuickBooks item first\.$/);
     expect(toast.success).not.toHaveBeenCalled();
   });
 });

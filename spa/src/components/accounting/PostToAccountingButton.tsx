@@ -32,13 +32,14 @@ export function PostToAccountingButton({ invoiceId }: { invoiceId: number }) {
       toast.success(MSG_POSTED);
     } catch (e) {
       // The spec's sentence, then the server's reason (a conflict, a missing mapping, a lost connection).
-      const detail = isApiError(e) && e.message !== MSG_POST_FAILED ? e.message : '';
+      // The server's detail may already start with the sentence ('Failed to post to …: reason').
+      const reason = isApiError(e) ? e.message.replace(MSG_POST_FAILED, '').replace(/^[\s:.-]+/, '') : '';
       toast.error(
-        detail ? (
+        reason ? (
           <span>
             {MSG_POST_FAILED}
             <br />
-            {detail}
+            {reason}
           </span>
         ) : (
           MSG_POST_FAILED

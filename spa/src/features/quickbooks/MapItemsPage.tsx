@@ -1,3 +1,4 @@
+import Check from '@mui/icons-material/Check';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
@@ -5,6 +6,7 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
 import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -15,6 +17,9 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Tooltip from '@mui/material/Tooltip';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -71,16 +76,43 @@ function ItemSelect({ row, items, onPick, disabled }: { row: ItemMapRow; items: 
             </Box>
           </li>
         )}
-        renderInput={(params) => <TextField {...params} label={`QuickBooks item for ${row.local_name}`} placeholder="Choose an item" />}
-        sx={{ flex: 1, minWidth: { xs: 0, sm: 220 }, '& .MuiInputLabel-root:not(.MuiInputLabel-shrink)': { opacity: 0 } }}
+        renderInput={(params) => (
+          <TextField {...params} placeholder="Choose an item" slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'aria-label': `QuickBooks item for ${row.local_name}` } }} />
+        )}
+        sx={{ flex: 1, minWidth: { xs: 0, sm: 220 } }}
       />
-      {shown?.suggested && <Chip size="small" variant="outlined" color="info" label="Suggested" data-testid="suggested" />}
+      {shown?.suggested && (
+        <>
+          <Chip size="small" variant="outlined" color="info" label="Suggested" data-testid="suggested" />
+          <Tooltip title="Use the suggestion">
+            <span>
+              <IconButton size="small" aria-label={`Use the suggestion for ${row.local_name}`} disabled={disabled} onClick={() => onPick(row, { id: shown.id, name: shown.name, type: '', active: true })}>
+                <Check fontSize="small" />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </>
+      )}
+    </Box>
+  );
+}
+
+function ItemCell(props: { row: ItemMapRow; items: QboItem[]; onPick: (row: ItemMapRow, item: QboItem | null) => void; disabled: boolean }) {
+  return (
+    <Box sx={{ mt: { xs: 1, sm: 0 } }}>
+      <ItemSelect {...props} />
+      {props.row.last_sync_error && (
+        <Typography variant="caption" color="error" component="div" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+          {props.row.last_sync_error}
+        </Typography>
+      )}
     </Box>
   );
 }
 
 /** /quickbook-online/map-items: each product, fee and tax to a QuickBooks item; bulk sync. */
 export default function MapItemsPage() {
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const conn = useQboConnectionQuery();
   const connected = conn.data?.state === 'connected';
   const map = useQboItemMapQuery();
@@ -110,6 +142,12 @@ export default function MapItemsPage() {
     },
     [setMap],
   );
+  const refetchMap = map.refetch;
+  const refetchItems = items.refetch;
+  const onSynced = useCallback(() => {
+    void refetchMap();
+    if (connected) void refetchItems();
+  }, [refetchMap, refetchItems, connected]);
   const toggle = (k: string) => setSelected((s) => (s.includes(k) ? s.filter((x) => x !== k) : [...s, k]));
   const toggleAll = () => setSelected((s) => (allShown ? s.filter((k) => !rows.some((r) => keyOf(r) === k)) : [...new Set([...s, ...rows.map(keyOf)])]));
 
@@ -135,7 +173,7 @@ export default function MapItemsPage() {
         </Alert>
       )}
       {items.error && <Alert severity="error" sx={{ mb: 2 }}>{errorText(items.error, `Failed to fetch the ${SERVICE} items`)}</Alert>}
-      {job && <JobProgress key={job.job_id} job={job} onFinished={() => void map.refetch()} />}
+      {job && <JobProgress key={job.job_id} job={job} onFinished={onSynced} />}
       <Card variant="outlined">
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', p: { xs: 2, sm: 2.5 }, pb: 1.5 }}>
           <Typography variant="body2" sx={{ fontWeight: 600, mr: 'auto' }} data-testid="map-progress">
@@ -163,7 +201,7 @@ export default function MapItemsPage() {
                     <Checkbox checked={allShown} onChange={toggleAll} disabled={rows.length === 0} slotProps={{ input: { 'aria-label': 'Select all shown' } }} />
                   </TableCell>
                   <TableCell>FuelDesk</TableCell>
-                  <TableCell>{SERVICE} item</TableCell>
+                  {!phone && <TableCell>{SERVICE} item</TableCell>}
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>Sync</TableCell>
                 </TableRow>
               </TableHead>
@@ -192,15 +230,14 @@ export default function MapItemsPage() {
                       <Box sx={{ display: { xs: 'block', md: 'none' }, mt: 0.5 }}>
                         <SyncStateChip value={r.sync_state} />
                       </Box>
+                      {/* Phone: the select under the name, full width. */}
+                      {phone && <ItemCell row={r} items={items.data ?? []} onPick={pick} disabled={!connected} />}
                     </TableCell>
-                    <TableCell sx={{ width: { md: '45%' } }}>
-                      <ItemSelect row={r} items={items.data ?? []} onPick={pick} disabled={!connected} />
-                      {r.last_sync_error && (
-                        <Typography variant="caption" color="error" component="div" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
-                          {r.last_sync_error}
-                        </Typography>
-                      )}
-                    </TableCell>
+                    {!phone && (
+                      <TableCell sx={{ width: { md: '45%' } }}>
+                        <ItemCell row={r} items={items.data ?? []} onPick={pick} disabled={!connected} />
+                      </TableCell>
+                    )}
                     <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
                       <SyncStateChip value={r.sync_state} />
                     </TableCell>

@@ -1,7 +1,7 @@
 import { api, unwrap } from '@/lib/api/api';
 import type { ApiError } from '@/lib/api/errors';
 import type { PageOf } from '@/lib/api/types';
-import type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems } from './types';
+import type { CallbackBody, ConnectStart, Connection, CustomerSync, CustomerSyncBody, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems } from './types';
 
 export type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems };
 
@@ -31,12 +31,12 @@ export const quickbooksApi = tagged.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_CONNECTION),
       providesTags: ['QboConnection'],
     }),
-    qboConnect: build.mutation<{ authorization_url: string }, void>({
+    qboConnect: build.mutation<ConnectStart, void>({
       query: () => ({ url: '/quickbook/connect', method: 'POST' }),
-      transformResponse: (env) => unwrap<{ authorization_url: string }>(env),
+      transformResponse: (env) => unwrap<ConnectStart>(env),
       transformErrorResponse: (e) => failed(e, MSG_CONNECT),
     }),
-    qboCallback: build.mutation<Connection, { code: string; state: string; realmId: string }>({
+    qboCallback: build.mutation<Connection, CallbackBody>({
       query: (body) => ({ url: '/quickbook/callback', method: 'POST', body }),
       transformResponse: (env) => unwrap<Connection>(env),
       transformErrorResponse: (e) => failed(e, MSG_CONNECT),
@@ -53,7 +53,7 @@ export const quickbooksApi = tagged.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_CUSTOMERS),
       providesTags: ['QboCustomer'],
     }),
-    qboSyncCustomers: build.mutation<Job, { customer_ids: number[] | null }>({
+    qboSyncCustomers: build.mutation<Job, CustomerSyncBody>({
       query: (body) => ({ url: '/intuit/customers/sync', method: 'POST', body }),
       transformResponse: (env) => unwrap<Job>(env),
       transformErrorResponse: (e) => failed(e, MSG_SYNC),

@@ -1,0 +1,151 @@
+// QuickBooks Online (issue 16) against the fake QBO that `make run` starts (infra/fakes/qbo.py):
+// connect through the OAuth redirect (and a forged state refused), see connected, map an item on
+// Map Items, post an invoice and see the spec's toast; desktop and phone shots.
+//   E2E_BASE_URL (default http://127.0.0.1:8000); the server is started when none answers.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ensureServer } from './server.mjs';
+import { BASE_URL, DEMO, DESKTOP, PHONE, apiLogin, launch, openPage, shot, useSession } from './lib.mjs';
+
+let server;
+let browser;
+let admin;
+
+before(async () => {
+  server = await ensureServer();
+  browser = await launch();
+  admin = await apiLogin(DEMO.admin);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api(path, init = {}) {
+  const r = await fetch(`${BASE_URL}/api${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+}
+const ok = (r, what) => assert.ok(r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+
+/** A delivered order without an invoice: the demo's, or one taken through the workflow now. */
+async function deliveredOrder() {
+  const list = await api('/sales-order/sales-orders?status=delivered&size=50');
+  ok(list, 'delivered orders');
+  for (const o of list.body.data.items) {
+    const inv = await api(`/invoice?sales_order_id=${o.id}`);
+    if (inv.body.data.total === 0) return o;
+  }
+  const customers = await api('/customer/customers?size=5');
+  const customer = customers.body.data.items[0];
+  const products = (await api('/product/products/all')).body.data;
+  const diesel = products.find((p) => /diesel/i.test(p.name)) ?? products[0];
+  const drivers = (await api('/driver/all')).body.data;
+  const day = new Date().toISOString().slice(0, 10);
+  const trucks = (await api(`/dispatch/day?date=${day}`)).body.data.trucks;
+  const made = await api('/sales-order/sales-orders', {
+    method: 'POST',
+    body: JSON.stringify({ customer_id: customer.id, planned_date: day, po_number: 'PO-QBO-E2E', line_items: [{ product_id: diesel.id, quantity: '300' }] }),
+  });
+  ok(made, 'create order');
+  const id = made.body.data.id;
+  ok(await api(`/sales-order/sales-orders/${id}/status?status=verified&override_credit=true&reason=e2e`, { method: 'PUT' }), 'verify');
+  ok(await api(`/sales-order/sales-orders/${id}/assign`, { method: 'POST', body: JSON.stringify({ driver_id: drivers[0].id, truck_id: trucks[0].truck.id }) }), 'assign');
+  ok(await api(`/sales-order/sales-orders/${id}/start-delivery`, { method: 'PUT' }), 'start delivery');
+  const order = (await api(`/sales-order/sales-orders/${id}`)).body.data;
+  const lines = order.line_items.map((l) => ({ line_item_id: l.id, delivered_quantity: '299' }));
+  ok(await api(`/sales-order/sales-orders/${id}/deliver`, { method: 'POST', body: JSON.stringify({ line_items: lines }) }), 'deliver');
+  return order;
+}
+
+describe('FuelDesk QuickBooks Online', { concurrency: false }, () => {
+  test('connect through the OAuth redirect; a forged state is refused', async () => {
+    // Start from a disconnected company (a rerun against the same server).
+    const before = await api('/quickbook/connection');
+    ok(before, 'connection');
+    if (before.body.data.state !== 'disconnected') ok(await api('/quickbook/disconnect', { method: 'POST' }), 'disconnect');
+
+    const { page, errors } = await openPage(browser, { viewport: DESKTOP, allow: ['400', '409', 'status of 4'] });
+    // A callback whose state this server never issued: refused, nothing connected.
+    await useSession(page, admin, '/quickbook/login?code=forged-code&state=forged-state&realmId=123');
+    const refused = page.getByTestId('qbo-callback-error');
+    await refused.waitFor({ timeout: 20_000 });
+    assert.ok(((await refused.textContent()) ?? '').length > 10);
+    assert.equal(await page.getByTestId('qbo-connection').getAttribute('data-state'), 'disconnected');
+
+    await page.goto('/quickbook-online');
+    await page.getByTestId('qbo-state').filter({ hasText: /^Not connected$/ }).waitFor({ timeout: 20_000 });
+    await shot(page, 'quickbooks-disconnected-desktop');
+    // Connect: the browser goes to the (fake) Intuit authorize endpoint, which sends it back to /quickbook/login.
+    const callback = page.waitForResponse((r) => r.url().includes('/api/quickbook/callback') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Connect to QuickBooks Online' }).click();
+    const answer = await callback;
+    assert.equal(answer.status(), 200, await answer.text());
+    await page.waitForURL(/\/quickbook-online$/);
+    await page.getByTestId('qbo-state').filter({ hasText: /^Connected$/ }).waitFor();
+    assert.equal(await page.getByTestId('qbo-connection').getAttribute('data-state'), 'connected');
+    await page.getByRole('table', { name: 'Customers and their QuickBooks sync' }).waitFor();
+    await shot(page, 'quickbooks-connected-desktop');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('map an item, post an invoice and see the toast', async () => {
+    const { page, errors } = await openPage(browser, { viewport: DESKTOP, allow: ['409', 'status of 4'] });
+    await useSession(page, admin, '/quickbook-online/map-items');
+    const map = (await api('/quickbook/item-map')).body.data;
+    const product = map.find((r) => r.kind === 'product');
+    assert.ok(product, 'a product to map');
+    const row = page.getByTestId(`map-product-${product.local_id}`);
+    await row.waitFor({ timeout: 20_000 });
+    // Select the product and "Sync selected": the worker maps it to a same-named QBO item or creates one.
+    await row.getByRole('checkbox', { name: `Select ${product.local_name}` }).check();
+    const started = page.waitForResponse((r) => r.url().includes('/api/quickbook/sync-selected-items'));
+    await page.getByRole('button', { name: 'Sync selected (1)' }).click();
+    assert.equal((await started).status(), 200);
+    await page.locator('[data-testid="job-progress"][data-status="succeeded"]').waitFor({ timeout: 60_000 });
+    await page.locator(`[data-testid="map-product-${product.local_id}"][data-mapped="yes"]`).waitFor();
+    assert.equal(await row.getByRole('combobox').inputValue(), product.local_name);
+    await shot(page, 'quickbooks-map-items-desktop');
+
+    // An issued invoice whose lines are all mapped (the rest through the API: suggestion or first item).
+    const items = (await api('/quickbook/items')).body.data;
+    for (const r of (await api('/quickbook/item-map')).body.data.filter((x) => !x.qbo_item_id)) {
+      ok(await api('/quickbook/item-map', { method: 'PUT', body: JSON.stringify({ kind: r.kind, local_id: r.local_id, qbo_item_id: r.suggestion?.id ?? items[0].id }) }), `map ${r.local_name}`);
+    }
+    const order = await deliveredOrder();
+    const made = await api(`/invoice/create?sales_order_id=${order.id}`, { method: 'POST' });
+    ok(made, 'create invoice');
+    const invoiceId = made.body.data.id ?? made.body.data.invoice_id;
+    ok(await api(`/invoice/${invoiceId}/issue`, { method: 'POST' }), 'issue');
+
+    await page.goto(`/invoice/${invoiceId}`);
+    const push = page.waitForResponse((r) => r.url().includes(`/api/quickbook/invoice/${invoiceId}/push`));
+    await page.getByRole('button', { name: 'Post to QuickBooks' }).click({ timeout: 20_000 });
+    assert.equal((await push).status(), 200);
+    await page.getByText('Posted to QuickBooks Online successfully').waitFor();
+    await page.getByTestId('invoice-sync').filter({ hasText: 'Synced' }).waitFor();
+    await shot(page, 'quickbooks-invoice-posted-desktop');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('phone: the QuickBooks screens fit', async () => {
+    const { page, errors } = await openPage(browser, { viewport: PHONE });
+    await useSession(page, admin, '/quickbook-online');
+    await page.getByTestId('qbo-connection').waitFor({ timeout: 20_000 });
+    await page.getByRole('table', { name: 'Customers and their QuickBooks sync' }).waitFor();
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'no horizontal scroll');
+    await shot(page, 'quickbooks-connected-phone');
+    await page.goto('/quickbook-online/map-items');
+    await page.getByRole('table', { name: 'Item mapping' }).waitFor({ timeout: 20_000 });
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'no horizontal scroll');
+    await shot(page, 'quickbooks-map-items-phone');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+});

@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
-import { BASE_URL, DEMO, PHONE, apiLogin, launch, openPage, shot, useSession } from './lib.mjs';
+import { BASE_URL, DEMO, PHONE, apiCaller, apiLogin, expectOk, launch, openPage, shot, useSession } from './lib.mjs';
 
 let server;
 let browser;
 let admin;
+const api = apiCaller(() => admin);
 
 before(async () => {
   server = await ensureServer();
@@ -23,20 +24,12 @@ after(async () => {
   await server?.stop();
 });
 
-async function api(path, init = {}) {
-  const r = await fetch(`${BASE_URL}/api${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
-  });
-  return { status: r.status, body: await r.json() };
-}
-const ok = (r, what) => assert.ok(r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
 
 /** An order on a truck (assigned or in delivery) with a diesel line: the demo's, or one made now. */
 async function orderOnTruck() {
   for (const status of ['assigned', 'in_delivery']) {
     const list = await api(`/sales-order/sales-orders?status=${status}&size=50`);
-    ok(list, 'orders');
+    expectOk(list, 'orders');
     if (list.body.data.items.length) return list.body.data.items[list.body.data.items.length - 1];
   }
   const customer = (await api('/customer/customers?search=Bayou&size=5')).body.data.items[0];
@@ -49,10 +42,10 @@ async function orderOnTruck() {
     method: 'POST',
     body: JSON.stringify({ customer_id: customer.id, planned_date: day, line_items: [{ product_id: diesel.id, quantity: '600' }] }),
   });
-  ok(made, 'create order');
+  expectOk(made, 'create order');
   const id = made.body.data.id;
-  ok(await api(`/sales-order/sales-orders/${id}/status?status=verified&override_credit=true&reason=e2e`, { method: 'PUT' }), 'verify');
-  ok(await api(`/sales-order/sales-orders/${id}/assign`, { method: 'POST', body: JSON.stringify({ driver_id: drivers[0].id, truck_id: trucks[0].truck.id }) }), 'assign');
+  expectOk(await api(`/sales-order/sales-orders/${id}/status?status=verified&override_credit=true&reason=e2e`, { method: 'PUT' }), 'verify');
+  expectOk(await api(`/sales-order/sales-orders/${id}/assign`, { method: 'POST', body: JSON.stringify({ driver_id: drivers[0].id, truck_id: trucks[0].truck.id }) }), 'assign');
   return made.body.data;
 }
 
@@ -60,7 +53,7 @@ describe('delivery ticket', () => {
   test('office entry of a paper ticket, then the printable ticket and its PDF', async () => {
     const order = await orderOnTruck();
     const entry = await api(`/delivery-ticket/entry/${order.id}`);
-    ok(entry, 'entry view');
+    expectOk(entry, 'entry view');
     const { context, page, errors } = await openPage(browser);
     await useSession(page, admin, `/delivery-order-entry/${order.id}`);
     await page.getByRole('heading', { name: new RegExp(`Delivery entry · ${order.number}`) }).waitFor({ timeout: 30_000 });
@@ -91,7 +84,7 @@ describe('delivery ticket', () => {
     await shot(page, 'delivery-ticket-phone');
 
     const ticket = await api(`/delivery-ticket/${ticketId}`);
-    ok(ticket, 'ticket');
+    expectOk(ticket, 'ticket');
     assert.equal(ticket.body.data.status, 'delivered');
     const after = await api(`/sales-order/sales-orders/${order.id}`);
     assert.equal(after.body.data.status, 'delivered');

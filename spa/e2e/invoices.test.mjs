@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
-import { BASE_URL, DEMO, DESKTOP, PHONE, apiLogin, launch, openPage, shot, useSession } from './lib.mjs';
+import { DEMO, DESKTOP, PHONE, apiCaller, apiLogin, deliveredOrder, expectOk, launch, openPage, shot, useSession } from './lib.mjs';
 
 let server;
 let browser;
 let admin;
+const api = apiCaller(() => admin);
 
 before(async () => {
   server = await ensureServer();
@@ -23,52 +24,12 @@ after(async () => {
   await server?.stop();
 });
 
-async function api(path, init = {}) {
-  const r = await fetch(`${BASE_URL}/api${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
-  });
-  const body = await r.json();
-  return { status: r.status, body };
-}
-
-const ok = (r, what) => assert.ok(r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-
-/** A delivered order that has no invoice yet: the demo's, or one taken through the workflow now. */
-async function deliveredOrder() {
-  const list = await api('/sales-order/sales-orders?status=delivered&size=50');
-  ok(list, 'delivered orders');
-  for (const o of list.body.data.items) {
-    const inv = await api(`/invoice?sales_order_id=${o.id}`);
-    if (inv.body.data.total === 0) return o;
-  }
-  const customers = await api('/customer/customers?search=Bayou&size=5');
-  const customer = customers.body.data.items[0];
-  const products = (await api('/product/products/all')).body.data;
-  const diesel = products.find((p) => /diesel/i.test(p.name)) ?? products[0];
-  const drivers = (await api('/driver/all')).body.data;
-  const day = new Date().toISOString().slice(0, 10);
-  const trucks = (await api(`/dispatch/day?date=${day}`)).body.data.trucks;
-  const made = await api('/sales-order/sales-orders', {
-    method: 'POST',
-    body: JSON.stringify({ customer_id: customer.id, planned_date: day, po_number: 'PO-INV-E2E', line_items: [{ product_id: diesel.id, quantity: '250' }] }),
-  });
-  ok(made, 'create order');
-  const id = made.body.data.id;
-  ok(await api(`/sales-order/sales-orders/${id}/status?status=verified&override_credit=true&reason=e2e`, { method: 'PUT' }), 'verify');
-  ok(await api(`/sales-order/sales-orders/${id}/assign`, { method: 'POST', body: JSON.stringify({ driver_id: drivers[0].id, truck_id: trucks[0].truck.id }) }), 'assign');
-  ok(await api(`/sales-order/sales-orders/${id}/start-delivery`, { method: 'PUT' }), 'start delivery');
-  const order = (await api(`/sales-order/sales-orders/${id}`)).body.data;
-  const lines = order.line_items.map((l) => ({ line_item_id: l.id, delivered_quantity: '248.5' }));
-  ok(await api(`/sales-order/sales-orders/${id}/deliver`, { method: 'POST', body: JSON.stringify({ line_items: lines }) }), 'deliver');
-  return (await api(`/sales-order/sales-orders/${id}`)).body.data;
-}
 
 const dollars = (text) => Number(String(text).replace(/[^0-9.-]/g, ''));
 
 describe('FuelDesk invoices and receivables', { concurrency: false }, () => {
   test('invoice a delivered order, record a payment, see the aging change', async () => {
-    const order = await deliveredOrder();
+    const order = await deliveredOrder(api, { customerSearch: 'Bayou', poNumber: 'PO-INV-E2E', quantity: '250', delivered: '248.5' });
     const { page, errors } = await openPage(browser, { viewport: DESKTOP, allow: ['409', '422', 'status of 4'] });
 
     // Aging before: the total owed.

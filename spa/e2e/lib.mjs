@@ -1,5 +1,6 @@
 // Shared helpers of the end-to-end suite: Debian's chromium through playwright-core (no browser
 // download, ever), the server under test, console-error capture, axe-core, screenshots.
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -138,4 +139,56 @@ export async function useSession(page, session, path = '/dashboard') {
     window.localStorage.setItem('user_role', s.user.role?.name ?? '');
   }, session);
   await page.goto(path);
+}
+
+/** A JSON API caller with a signed-in user's token: `call(path, init)` → `{status, body}` (body null
+ * when the answer is empty). `session` is what `apiLogin` returned, or a function giving it (for
+ * suites that sign in inside `before`). */
+export function apiCaller(session) {
+  return async function call(path, init = {}) {
+    const s = typeof session === 'function' ? session() : session;
+    const r = await fetch(`${BASE_URL}/api${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${s.access_token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+    });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/** Fails with the status and the start of the body unless the call succeeded. */
+export function expectOk(r, what) {
+  assert.ok(r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+}
+
+/** A delivered order without an invoice: the demo's, or one taken through the workflow now
+ * (verify, assign to the first driver and truck, start, deliver). */
+export async function deliveredOrder(api, { customerSearch = '', poNumber = 'PO-E2E', quantity = '250', delivered = '248.5' } = {}) {
+  const list = await api('/sales-order/sales-orders?status=delivered&size=50');
+  expectOk(list, 'delivered orders');
+  for (const o of list.body.data.items) {
+    const inv = await api(`/invoice?sales_order_id=${o.id}`);
+    if (inv.body.data.total === 0) return o;
+  }
+  const search = customerSearch ? `search=${encodeURIComponent(customerSearch)}&` : '';
+  const customer = (await api(`/customer/customers?${search}size=5`)).body.data.items[0];
+  const products = (await api('/product/products/all')).body.data;
+  const diesel = products.find((p) => /diesel/i.test(p.name)) ?? products[0];
+  const drivers = (await api('/driver/all')).body.data;
+  const day = new Date().toISOString().slice(0, 10);
+  const trucks = (await api(`/dispatch/day?date=${day}`)).body.data.trucks;
+  const made = await api('/sales-order/sales-orders', {
+    method: 'POST',
+    body: JSON.stringify({ customer_id: customer.id, planned_date: day, po_number: poNumber, line_items: [{ product_id: diesel.id, quantity }] }),
+  });
+  expectOk(made, 'create order');
+  const id = made.body.data.id;
+  const so = `/sales-order/sales-orders/${id}`;
+  expectOk(await api(`${so}/status?status=verified&override_credit=true&reason=e2e`, { method: 'PUT' }), 'verify');
+  expectOk(await api(`${so}/assign`, { method: 'POST', body: JSON.stringify({ driver_id: drivers[0].id, truck_id: trucks[0].truck.id }) }), 'assign');
+  expectOk(await api(`${so}/start-delivery`, { method: 'PUT' }), 'start delivery');
+  const order = (await api(so)).body.data;
+  const lines = order.line_items.map((l) => ({ line_item_id: l.id, delivered_quantity: delivered }));
+  expectOk(await api(`${so}/deliver`, { method: 'POST', body: JSON.stringify({ line_items: lines }) }), 'deliver');
+  return (await api(so)).body.data;
 }

@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
-import { BASE_URL, DEMO, DESKTOP, PHONE, apiLogin, launch, openPage, shot, useSession } from './lib.mjs';
+import { DEMO, DESKTOP, PHONE, apiCaller, apiLogin, deliveredOrder, expectOk, launch, openPage, shot, useSession } from './lib.mjs';
 
 let server;
 let browser;
 let admin;
+const api = apiCaller(() => admin);
 
 before(async () => {
   server = await ensureServer();
@@ -22,52 +23,13 @@ after(async () => {
   await server?.stop();
 });
 
-async function api(path, init = {}) {
-  const r = await fetch(`${BASE_URL}/api${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : null };
-}
-const ok = (r, what) => assert.ok(r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-
-/** A delivered order without an invoice: the demo's, or one taken through the workflow now. */
-async function deliveredOrder() {
-  const list = await api('/sales-order/sales-orders?status=delivered&size=50');
-  ok(list, 'delivered orders');
-  for (const o of list.body.data.items) {
-    const inv = await api(`/invoice?sales_order_id=${o.id}`);
-    if (inv.body.data.total === 0) return o;
-  }
-  const customers = await api('/customer/customers?size=5');
-  const customer = customers.body.data.items[0];
-  const products = (await api('/product/products/all')).body.data;
-  const diesel = products.find((p) => /diesel/i.test(p.name)) ?? products[0];
-  const drivers = (await api('/driver/all')).body.data;
-  const day = new Date().toISOString().slice(0, 10);
-  const trucks = (await api(`/dispatch/day?date=${day}`)).body.data.trucks;
-  const made = await api('/sales-order/sales-orders', {
-    method: 'POST',
-    body: JSON.stringify({ customer_id: customer.id, planned_date: day, po_number: 'PO-QBO-E2E', line_items: [{ product_id: diesel.id, quantity: '300' }] }),
-  });
-  ok(made, 'create order');
-  const id = made.body.data.id;
-  ok(await api(`/sales-order/sales-orders/${id}/status?status=verified&override_credit=true&reason=e2e`, { method: 'PUT' }), 'verify');
-  ok(await api(`/sales-order/sales-orders/${id}/assign`, { method: 'POST', body: JSON.stringify({ driver_id: drivers[0].id, truck_id: trucks[0].truck.id }) }), 'assign');
-  ok(await api(`/sales-order/sales-orders/${id}/start-delivery`, { method: 'PUT' }), 'start delivery');
-  const order = (await api(`/sales-order/sales-orders/${id}`)).body.data;
-  const lines = order.line_items.map((l) => ({ line_item_id: l.id, delivered_quantity: '299' }));
-  ok(await api(`/sales-order/sales-orders/${id}/deliver`, { method: 'POST', body: JSON.stringify({ line_items: lines }) }), 'deliver');
-  return order;
-}
 
 describe('FuelDesk QuickBooks Online', { concurrency: false }, () => {
   test('connect through the OAuth redirect; a forged state is refused', async () => {
     // Start from a disconnected company (a rerun against the same server).
     const before = await api('/quickbook/connection');
-    ok(before, 'connection');
-    if (before.body.data.state !== 'disconnected') ok(await api('/quickbook/disconnect', { method: 'POST' }), 'disconnect');
+    expectOk(before, 'connection');
+    if (before.body.data.state !== 'disconnected') expectOk(await api('/quickbook/disconnect', { method: 'POST' }), 'disconnect');
 
     const { page, errors } = await openPage(browser, { viewport: DESKTOP, allow: ['400', '409', 'status of 4'] });
     // A callback whose state this server never issued: refused, nothing connected.
@@ -115,13 +77,13 @@ describe('FuelDesk QuickBooks Online', { concurrency: false }, () => {
     // An issued invoice whose lines are all mapped (the rest through the API: suggestion or first item).
     const items = (await api('/quickbook/items')).body.data;
     for (const r of (await api('/quickbook/item-map')).body.data.filter((x) => !x.qbo_item_id)) {
-      ok(await api('/quickbook/item-map', { method: 'PUT', body: JSON.stringify({ kind: r.kind, local_id: r.local_id, qbo_item_id: r.suggestion?.id ?? items[0].id }) }), `map ${r.local_name}`);
+      expectOk(await api('/quickbook/item-map', { method: 'PUT', body: JSON.stringify({ kind: r.kind, local_id: r.local_id, qbo_item_id: r.suggestion?.id ?? items[0].id }) }), `map ${r.local_name}`);
     }
-    const order = await deliveredOrder();
+    const order = await deliveredOrder(api, { poNumber: 'PO-QBO-E2E', quantity: '300', delivered: '299' });
     const made = await api(`/invoice/create?sales_order_id=${order.id}`, { method: 'POST' });
-    ok(made, 'create invoice');
+    expectOk(made, 'create invoice');
     const invoiceId = made.body.data.id ?? made.body.data.invoice_id;
-    ok(await api(`/invoice/${invoiceId}/issue`, { method: 'POST' }), 'issue');
+    expectOk(await api(`/invoice/${invoiceId}/issue`, { method: 'POST' }), 'issue');
 
     await page.goto(`/invoice/${invoiceId}`);
     const push = page.waitForResponse((r) => r.url().includes(`/api/quickbook/invoice/${invoiceId}/push`));

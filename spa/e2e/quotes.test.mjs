@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
-import { BASE_URL, DEMO, DESKTOP, PHONE, apiLogin, launch, openPage, shot, unique, useSession } from './lib.mjs';
+import { DEMO, DESKTOP, PHONE, apiCaller, apiLogin, expectOk, launch, openPage, shot, unique, useSession } from './lib.mjs';
 
 let server;
 let browser;
 let admin;
+const api = apiCaller(() => admin);
 
 before(async () => {
   server = await ensureServer();
@@ -23,14 +24,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function api(path, init = {}) {
-  const r = await fetch(`${BASE_URL}/api${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
-  });
-  return { status: r.status, body: await r.json() };
-}
 
 async function created(path, body) {
   const r = await api(path, { method: 'POST', body: JSON.stringify(body) });

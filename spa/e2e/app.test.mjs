@@ -40,7 +40,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
   test('sign-in page renders and is accessible', async () => {
     const { page, errors, context } = await openPage(browser);
     await page.goto('/');
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await shot(page, 'e2e-desktop-signin');
     await assertAccessible(page, 'sign-in');
     // /login is the sign-in page too.
@@ -49,7 +49,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     // Wrong password: the server's sentence is shown.
     await page.getByLabel('Email').fill(`${unique('nobody')}@e2e.fueldesk.test`);
     await page.getByLabel('Password').fill('definitely-wrong-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: /invalid|incorrect|password/i }).first().waitFor();
     // The 401 of a failed sign-in is an answer, not a page error.
     assertNoConsoleErrors(errors.filter((e) => !e.includes('401')), 'sign-in');
@@ -61,7 +61,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await fresh.page.getByLabel('Email').fill(DEMO.admin.email);
     await fresh.page.getByLabel('Password').fill(DEMO.admin.password);
     const t0 = Date.now();
-    await fresh.page.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await fresh.page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await fresh.page.getByTestId('rail-group-sales').hover();
     await fresh.page.getByTestId('menu-popup').waitFor();
@@ -166,7 +166,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await page.getByRole('button', { name: /^Log out/ }).click();
     await page.getByText('You have been logged out.').waitFor();
     await page.waitForURL((u) => new URL(u).pathname === '/');
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
     assertNoConsoleErrors(errors, 'the signed-in admin pages');
     await context.close();
@@ -265,7 +265,7 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await page.goto('/dashboard');
     await page.getByText('You have been logged out.').waitFor();
     await page.waitForURL((u) => new URL(u).pathname === '/');
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
     assertNoConsoleErrors(errors, 'stale token');
     await context.close();

@@ -5,7 +5,7 @@ const browser = await launch();
 for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   const { page, errors, context } = await openPage(browser, { viewport });
   await page.goto('/');
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   await shot(page, `${label}-signin`);
   await page.goto('/signup');
   await page.getByRole('button', { name: 'Create company' }).waitFor();

@@ -65,9 +65,10 @@ ENTITIES = {
     "invoice": "Invoice",
     "payment": "Payment",
     "account": "Account",
+    "taxcode": "TaxCode",
 }
 NAMED = ("Customer", "Vendor", "Employee")  # one DisplayName namespace
-ACTIVE_FILTERED = ("Customer", "Vendor", "Employee", "Item", "Account")
+ACTIVE_FILTERED = ("Customer", "Vendor", "Employee", "Item", "Account", "TaxCode")
 
 
 class Fault(Exception):
@@ -294,6 +295,7 @@ def matches(record: dict[str, Any], cond: tuple[str, str, Any]) -> bool:
 class Realm:
     realm_id: str
     company_name: str
+    country: str = "US"
     records: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     next_id: int = 1
     requestids: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
@@ -388,14 +390,14 @@ class FakeQbo:
             self.calls[name] = self.calls.get(name, 0) + 1
 
     # ----------------------------------------------------------------- realms and records
-    def add_realm(self, realm_id: str | None = None, company_name: str = "") -> Realm:
+    def add_realm(self, realm_id: str | None = None, company_name: str = "", country: str = "US") -> Realm:
         with self.lock:
             realm_id = realm_id or str(
                 9341453000000000 + len(self.realms) + 1 + secrets.randbelow(10**6) * 10
             )
             realm = self.realms.get(realm_id)
             if realm is None:
-                realm = Realm(realm_id, company_name or f"Fake Company {realm_id}")
+                realm = Realm(realm_id, company_name or f"Fake Company {realm_id}", country=country)
                 self.realms[realm_id] = realm
                 # A new QBO company comes with its chart of accounts (the income account items need).
                 for name, kind in (
@@ -404,6 +406,10 @@ class FakeQbo:
                     ("Undeposited Funds", "Other Current Asset"),
                 ):
                     self.create(realm_id, "Account", {"Name": name, "AccountType": kind})
+                # Outside the US a company's sales tax is a list of tax codes (read-only in the API).
+                if country != "US":
+                    for name in ("Standard rate", "Zero-rated", "Exempt"):
+                        self.create(realm_id, "TaxCode", {"Name": name, "Taxable": name == "Standard rate"})
             return realm
 
     def realm(self, realm_id: str) -> Realm:
@@ -727,6 +733,7 @@ class _Handler(BaseHTTPRequestHandler):
     # ----------------------------------------------------------------- plumbing
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
         data = b"" if body is None else json.dumps(body).encode()
+        self._done_serving()
         self.send_response(status)
         self.send_header("Content-Type", "application/json;charset=UTF-8")
         self.send_header("intuit_tid", f"1-{uuid.uuid4().hex[:24]}")
@@ -859,10 +866,19 @@ class _Handler(BaseHTTPRequestHandler):
         with fake.lock:
             realm.in_flight += 1
             realm.max_in_flight = max(realm.max_in_flight, realm.in_flight)
+        self._serving: Realm | None = realm
         try:
             self._api_call(fake, realm, method, realm_id, resource, rid, params, raw)
         finally:
-            with fake.lock:
+            self._done_serving()
+
+    def _done_serving(self) -> None:
+        """The request no longer counts as in flight: called before the answer is written, since the
+        client may send its next request the moment it reads this one's answer."""
+        realm = getattr(self, "_serving", None)
+        if realm is not None:
+            self._serving = None
+            with self.state.lock:
                 realm.in_flight -= 1
 
     def _api_call(
@@ -903,7 +919,7 @@ class _Handler(BaseHTTPRequestHandler):
             entities = [e for e in params.get("entities", "").split(",") if e]
             return self._send(200, {**fake.cdc(realm_id, entities, since_ts), "time": iso(fake.now())})
         if resource == "companyinfo":
-            info = {"Id": "1", "CompanyName": realm.company_name, "Country": "US", "SyncToken": "0"}
+            info = {"Id": "1", "CompanyName": realm.company_name, "Country": realm.country, "SyncToken": "0"}
             return self._send(200, {"CompanyInfo": info, "time": iso(fake.now())})
         if resource.lower() not in ENTITIES:
             raise Fault(400, "4001", "Unsupported Operation", f"Operation {resource} is not supported")

@@ -26,6 +26,8 @@ from tenants.quickbooks.schemas import (
     QboItemOut,
     SyncItemsIn,
     SyncRowOut,
+    TaxCodeOut,
+    TaxSettingsIn,
 )
 
 router = Router(tags=["quickbooks"])
@@ -136,6 +138,33 @@ def import_customers(request: HttpRequest) -> Any:
 )
 def items(request: HttpRequest) -> Any:
     return ok(services.qbo_items(), "QuickBooks items retrieved")
+
+
+@router.get(
+    "/tax-codes",
+    response=Envelope[list[TaxCodeOut]],
+    auth=VIEW,
+    operation_id="quickbooks_tax_codes",
+    openapi_extra=QBO_CALL,
+)
+def tax_codes(request: HttpRequest) -> Any:
+    """The QBO company's tax codes: outside the US, invoice lines name one of them."""
+    return ok(services.qbo_tax_codes(), "QuickBooks tax codes retrieved")
+
+
+@router.put(
+    "/tax-settings",
+    response=Envelope[ConnectionOut],
+    auth=CHANGE,
+    operation_id="quickbooks_tax_settings",
+    openapi_extra=QBO_CALL,
+)
+def set_tax_settings(request: HttpRequest, payload: TaxSettingsIn) -> Any:
+    """The tax codes taxed and untaxed invoice lines post with (companies outside the US)."""
+    conn = services.set_tax_codes(
+        sales_tax_code=payload.sales_tax_code, exempt_tax_code=payload.exempt_tax_code
+    )
+    return ok(selectors.connection_out(conn), "Tax codes saved")
 
 
 @router.get(

@@ -231,6 +231,17 @@ def revoke(token: str) -> None:
 # --------------------------------------------------------------------------- limits per company
 
 
+_TAKE_SLOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, tonumber(ARGV[1]) - tonumber(ARGV[2]))
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]) * 2)
+  return 1
+end
+return 0
+"""
+
+
 class RealmLimiter:
     """At most ``in_flight`` requests at once and ``per_minute`` a minute for one realm, shared by
     every process through Redis. A slot is a member of a sorted set scored by its start time (a
@@ -252,16 +263,20 @@ class RealmLimiter:
         deadline = time.monotonic() + settings.QBO_MAX_WAIT_SECONDS
         wait = 0.02
         while True:
-            now = time.time()
-            pipe = redis.pipeline()
-            pipe.zremrangebyscore(self.inflight_key, 0, now - self.SLOT_TTL)
-            pipe.zadd(self.inflight_key, {member: now})
-            pipe.zrank(self.inflight_key, member)
-            pipe.expire(self.inflight_key, self.SLOT_TTL * 2)
-            rank = pipe.execute()[2]
-            if rank is not None and rank < settings.QBO_MAX_IN_FLIGHT:
+            # One atomic step (a Lua script): drop expired slots, then take one only while fewer than
+            # the cap are held. (Adding first and checking the rank after let a slot stamped earlier
+            # but added later push a holder past the cap: three in flight with a cap of two.)
+            taken = redis.eval(
+                _TAKE_SLOT,
+                1,
+                self.inflight_key,
+                time.time(),
+                self.SLOT_TTL,
+                settings.QBO_MAX_IN_FLIGHT,
+                member,
+            )
+            if int(taken) == 1:
                 break
-            redis.zrem(self.inflight_key, member)
             if time.monotonic() >= deadline:
                 raise QboError(status=429, code="3001", message="Too many QuickBooks requests in flight")
             sleep(wait)

@@ -79,7 +79,11 @@ class QboLink(Timestamped):
             # A QBO customer, invoice or payment stands for one FuelDesk record (items may be shared).
             models.UniqueConstraint(
                 fields=["kind", "qbo_id"],
-                condition=models.Q(kind__in=["customer", "invoice", "payment"]) & ~models.Q(qbo_id=""),
+                # ORs, not IN: Postgres deparses `kind IN (...)` as `= ANY (ARRAY[...]::text[])`, which
+                # re-parses to a different text, so a schema cloned from the template's DDL
+                # (tenancy/provisioning.py) would not read back equal to a migrated one.
+                condition=(models.Q(kind="customer") | models.Q(kind="invoice") | models.Q(kind="payment"))
+                & ~models.Q(qbo_id=""),
                 name="qbo_link_unique_remote",
             ),
         ]

@@ -22,6 +22,10 @@ class ConnectionOut(Schema):
     last_sync_at: dt.datetime | None
     last_error: str
     pending: PendingOut
+    # "us": lines carry TAX/NON; "codes": the company's country uses QBO tax codes, set below.
+    tax_mode: Literal["us", "codes"]
+    sales_tax_code: str
+    exempt_tax_code: str
 
 
 class ConnectOut(Schema):
@@ -75,6 +79,21 @@ class ItemMapRowOut(Schema):
     suggestion: Suggestion | None
     sync_state: str
     last_sync_error: str
+
+
+class TaxCodeOut(Schema):
+    id: str
+    name: str
+    active: bool
+
+
+class TaxSettingsIn(Schema):
+    sales_tax_code: str = Field(
+        ..., min_length=1, max_length=40, description="The QBO tax code of lines that carry sales tax"
+    )
+    exempt_tax_code: str = Field(
+        ..., min_length=1, max_length=40, description="The QBO tax code of lines without sales tax"
+    )
 
 
 class ItemMapIn(Schema):

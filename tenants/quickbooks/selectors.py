@@ -60,7 +60,21 @@ def connection_out(conn: QboConnection | None = None) -> dict[str, Any]:
         "last_sync_at": conn.last_sync_at,
         "last_error": conn.last_error,
         "pending": pending(),
+        "tax_mode": "us" if company_country() == "US" else "codes",
+        "sales_tax_code": conn.sales_tax_code,
+        "exempt_tax_code": conn.exempt_tax_code,
     }
+
+
+def company_country() -> str:
+    """The country whose sales-tax rules the invoice lines follow: the company profile's state's
+    country, else the connected QBO company's, else the US."""
+    from tenants.company.models import CompanySettings
+
+    company = CompanySettings.objects.select_related("state").first()
+    if company is not None and company.state is not None and company.state.country:
+        return str(company.state.country).upper()
+    return (connection_row().country or "US").upper()
 
 
 def link(kind: str, local_id: int) -> QboLink | None:

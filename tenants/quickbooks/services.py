@@ -281,6 +281,30 @@ def ensure_customer(client: qbo.QboClient, customer: Any) -> QboLink:
 # --------------------------------------------------------------------------- items
 
 
+def qbo_tax_codes() -> list[dict[str, Any]]:
+    """The connected company's QBO tax codes (what non-US invoice lines name)."""
+    try:
+        rows = api().query_all("TaxCode", "Active IN (true, false)")
+    except qbo.QboError as exc:
+        raise _api_error("Failed to read the tax codes of QuickBooks Online", exc) from exc
+    return [
+        {"id": str(r["Id"]), "name": str(r.get("Name", "")), "active": bool(r.get("Active", True))}
+        for r in sorted(rows, key=lambda r: str(r.get("Name", "")).casefold())
+    ]
+
+
+def set_tax_codes(*, sales_tax_code: str, exempt_tax_code: str) -> QboConnection:
+    """Keep the two tax codes non-US invoice lines post with; each must be an active QBO tax code."""
+    known = {c["id"]: c for c in qbo_tax_codes() if c["active"]}
+    for label, code in (("sales_tax_code", sales_tax_code), ("exempt_tax_code", exempt_tax_code)):
+        if code not in known:
+            raise ApiError(422, f"{label}: {code!r} is not an active tax code of the QuickBooks company.")
+    conn = get_connection()
+    conn.sales_tax_code, conn.exempt_tax_code = sales_tax_code, exempt_tax_code
+    conn.save(update_fields=["sales_tax_code", "exempt_tax_code", "updated_at"])
+    return conn
+
+
 def qbo_items() -> list[dict[str, Any]]:
     try:
         rows = api().query_all("Item", "Active IN (true, false)")
@@ -439,20 +463,16 @@ def _money(value: Any) -> float:
     return float(Decimal(str(value or "0")).quantize(Decimal("0.01")))
 
 
-def _country() -> str:
-    from tenants.company.models import CompanySettings
-
-    company = CompanySettings.objects.select_related("state").first()
-    if company is not None and company.state is not None:
-        return str(company.state.country or "US").upper()
-    conn = get_connection()
-    return (conn.country or "US").upper()
-
-
 def invoice_payload(invoice: Any, customer_link: QboLink) -> dict[str, Any]:
     """The fields of the QBO invoice FuelDesk owns (a sparse update sends only these)."""
-    us = _country() == "US"
+    us = selectors.company_country() == "US"
     conn = get_connection()
+    if not us and not (conn.sales_tax_code and conn.exempt_tax_code):
+        raise ApiError(
+            409,
+            f"Failed to post to {SERVICE}: choose the tax codes of invoice lines on the QuickBooks Online "
+            "page first (your company is outside the US, where each line names a tax code).",
+        )
     missing: list[str] = []
     lines: list[dict[str, Any]] = []
     percent_total = Decimal("0")

@@ -30,6 +30,7 @@ import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { WARNING_SX } from '@/components/resource';
 import { isApiError } from '@/lib/api/errors';
 import { JobProgress, PendingTile, QuickbooksTabs, SyncStateChip } from './parts';
+import { TaxCodesCard } from './TaxCodesCard';
 import {
   MSG_CONNECT,
   SERVICE,
@@ -356,6 +357,7 @@ export default function ConnectionPage() {
       {c && (
         <>
           <ConnectionCard conn={c} onJob={onJob} />
+          {c.state === 'connected' && c.tax_mode === 'codes' && <TaxCodesCard key={`${c.sales_tax_code}/${c.exempt_tax_code}`} conn={c} />}
           <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', mb: 2 }} aria-label="Waiting to sync">
             <PendingTile label="Customers waiting to sync" count={c.pending.customers} testId="qbo-pending-customers" />
             <PendingTile label="Items waiting to sync" count={c.pending.items} testId="qbo-pending-items" />

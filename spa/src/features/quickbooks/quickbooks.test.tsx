@@ -18,6 +18,9 @@ const CONNECTED: Connection = {
   last_sync_at: null,
   last_error: '',
   pending: { customers: 3, items: 2, invoices: 1 },
+  tax_mode: 'us',
+  sales_tax_code: '',
+  exempt_tax_code: '',
 };
 const DISCONNECTED: Connection = { ...CONNECTED, state: 'disconnected', realm_id: '', company_name: '', connected_at: null };
 
@@ -127,6 +130,50 @@ describe('QuickBooks Online connection', () => {
     expect(toast.success).toHaveBeenCalledWith('QuickBooks customer sync: done');
     expect(calls.find((c) => c.path.startsWith('/api/job-log'))).toBeTruthy();
     expect(calls.some((c) => c.path.startsWith('/api/job-log'))).toBe(true);
+  });
+});
+
+describe('Sales tax codes (outside the US)', () => {
+  it('is not shown to a US company', async () => {
+    serve((_m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(CONNECTED);
+      if (u.pathname === '/api/intuit/customers') return customers([]);
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online' });
+    expect(await screen.findByTestId('qbo-state')).toHaveTextContent('Connected');
+    expect(screen.queryByTestId('qbo-tax-codes')).not.toBeInTheDocument();
+  });
+
+  it('asks for both codes, then saves the chosen ones', async () => {
+    const abroad: Connection = { ...CONNECTED, tax_mode: 'codes' };
+    serve((m, u, body) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(abroad);
+      if (u.pathname === '/api/intuit/customers') return customers([]);
+      if (u.pathname === '/api/quickbook/tax-codes')
+        return ok([
+          { id: '1', name: 'Standard rate', active: true },
+          { id: '3', name: 'Exempt', active: true },
+          { id: '9', name: 'Old rate', active: false },
+        ]);
+      if (m === 'PUT' && u.pathname === '/api/quickbook/tax-settings') return ok({ ...abroad, ...(body as object) });
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online' });
+    const card = await screen.findByTestId('qbo-tax-codes');
+    expect(card).toHaveTextContent('Choose both codes before posting invoices.');
+    const saveButton = within(card).getByRole('button', { name: 'Save tax codes' });
+    expect(saveButton).toBeDisabled();
+    fireEvent.mouseDown(within(card).getByRole('combobox', { name: 'Lines with sales tax' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['Standard rate', 'Exempt']);
+    fireEvent.click(screen.getByRole('option', { name: 'Standard rate' }));
+    fireEvent.mouseDown(within(card).getByRole('combobox', { name: 'Lines without sales tax' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Exempt' }));
+    expect(saveButton).toBeEnabled();
+    fireEvent.click(saveButton);
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Tax codes saved'));
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => [c.path, c.body])).toEqual([
+      ['/api/quickbook/tax-settings', { sales_tax_code: '1', exempt_tax_code: '3' }],
+    ]);
   });
 });
 

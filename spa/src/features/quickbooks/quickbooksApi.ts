@@ -1,9 +1,9 @@
 import { api, unwrap } from '@/lib/api/api';
 import type { ApiError } from '@/lib/api/errors';
 import type { PageOf } from '@/lib/api/types';
-import type { CallbackBody, ConnectStart, Connection, CustomerSync, CustomerSyncBody, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems } from './types';
+import type { CallbackBody, ConnectStart, Connection, CustomerSync, CustomerSyncBody, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems, TaxCode, TaxSettings } from './types';
 
-export type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems };
+export type { Connection, CustomerSync, CustomerSyncQuery, ItemMapRow, ItemMapUpdate, Job, JobLogEntry, QboItem, SyncSelectedItems, TaxCode, TaxSettings };
 
 export const SERVICE = 'QuickBooks Online';
 export const MSG_CONNECTION = 'Failed to fetch the QuickBooks Online connection';
@@ -13,6 +13,8 @@ export const MSG_CUSTOMERS = 'Failed to fetch the customers';
 export const MSG_SYNC = 'Failed to start the sync';
 export const MSG_ITEMS = 'Failed to fetch the QuickBooks Online items';
 export const MSG_MAP = 'Failed to save the mapping';
+export const MSG_TAX_CODES = 'Failed to fetch the QuickBooks Online tax codes';
+export const MSG_TAX_SETTINGS = 'Failed to save the tax codes';
 
 function failed(error: unknown, fallback: string): ApiError {
   const e = error as Partial<ApiError> | undefined;
@@ -71,6 +73,17 @@ export const quickbooksApi = tagged.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_ITEMS),
       providesTags: ['QboItem'],
     }),
+    qboTaxCodes: build.query<TaxCode[], void>({
+      query: () => ({ url: '/quickbook/tax-codes' }),
+      transformResponse: (env) => unwrap<TaxCode[]>(env),
+      transformErrorResponse: (e) => failed(e, MSG_TAX_CODES),
+    }),
+    qboSetTaxSettings: build.mutation<Connection, TaxSettings>({
+      query: (body) => ({ url: '/quickbook/tax-settings', method: 'PUT', body }),
+      transformResponse: (env) => unwrap<Connection>(env),
+      transformErrorResponse: (e) => failed(e, MSG_TAX_SETTINGS),
+      invalidatesTags: ['QboConnection'],
+    }),
     qboItemMap: build.query<ItemMapRow[], void>({
       query: () => ({ url: '/quickbook/item-map' }),
       transformResponse: (env) => unwrap<ItemMapRow[]>(env),
@@ -117,6 +130,8 @@ export const {
   useQboImportCustomersMutation,
   useQboItemsQuery,
   useQboItemMapQuery,
+  useQboTaxCodesQuery,
+  useQboSetTaxSettingsMutation,
   useQboSetItemMapMutation,
   useQboSyncSelectedItemsMutation,
   useQboSyncPaymentsMutation,

@@ -3928,6 +3928,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quickbook/tax-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tax Codes
+         * @description The QBO company's tax codes: outside the US, invoice lines name one of them.
+         */
+        get: operations["quickbooks_tax_codes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quickbook/tax-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Tax Settings
+         * @description The tax codes taxed and untaxed invoice lines post with (companies outside the US).
+         */
+        put: operations["quickbooks_tax_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/quickbook/webhook": {
         parameters: {
             query?: never;
@@ -7012,6 +7052,8 @@ export interface components {
             company_name: string;
             /** Connected At */
             connected_at: string | null;
+            /** Exempt Tax Code */
+            exempt_tax_code: string;
             /** Last Error */
             last_error: string;
             /** Last Sync At */
@@ -7019,11 +7061,18 @@ export interface components {
             pending: components["schemas"]["PendingOut"];
             /** Realm Id */
             realm_id: string;
+            /** Sales Tax Code */
+            sales_tax_code: string;
             /**
              * State
              * @enum {string}
              */
             state: "disconnected" | "connected" | "reconnect";
+            /**
+             * Tax Mode
+             * @enum {string}
+             */
+            tax_mode: "us" | "codes";
         };
         /** ConnectOut */
         ConnectOut: {
@@ -9828,6 +9877,15 @@ export interface components {
         Envelope_list_SupplierOut__: {
             /** Data */
             data: components["schemas"]["SupplierOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[TaxCodeOut]] */
+        Envelope_list_TaxCodeOut__: {
+            /** Data */
+            data: components["schemas"]["TaxCodeOut"][];
             /** Message */
             message: string;
             /** Status Code */
@@ -16321,6 +16379,15 @@ export interface components {
             /** Taxable Base */
             taxable_base: string;
         };
+        /** TaxCodeOut */
+        TaxCodeOut: {
+            /** Active */
+            active: boolean;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+        };
         /** TaxIn */
         TaxIn: {
             /**
@@ -16537,6 +16604,19 @@ export interface components {
         TaxRateQuery: {
             /** Tax Id */
             tax_id: number;
+        };
+        /** TaxSettingsIn */
+        TaxSettingsIn: {
+            /**
+             * Exempt Tax Code
+             * @description The QBO tax code of lines without sales tax
+             */
+            exempt_tax_code: string;
+            /**
+             * Sales Tax Code
+             * @description The QBO tax code of lines that carry sales tax
+             */
+            sales_tax_code: string;
         };
         /**
          * TaxSummaryMissing
@@ -38509,6 +38589,167 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    quickbooks_tax_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_TaxCodeOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not connected to QuickBooks Online (or a conflict with what QuickBooks holds) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description QuickBooks Online refused the data */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description QuickBooks Online failed or could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    quickbooks_tax_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxSettingsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConnectionOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not connected to QuickBooks Online (or a conflict with what QuickBooks holds) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description QuickBooks Online refused the data */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description QuickBooks Online failed or could not be reached */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

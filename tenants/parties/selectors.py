@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import ApiError
-from django.db import models
-from django.db.models import F, Func, Prefetch, QuerySet
+from core.listing import sort_aliases
+from django.db.models import Prefetch, QuerySet
 
 from tenants.parties.models import (
     ContactService,
@@ -28,13 +28,6 @@ def company_types() -> QuerySet[CustomerCompanyType]:
     return CustomerCompanyType.objects.all()
 
 
-class Unindexed(Func):
-    """The same value, as an expression no index provides: `(col || '')` sorts exactly as `col`."""
-
-    template = "(%(expressions)s || '')"
-    output_field = models.CharField()
-
-
 # The customer list sorts by these aliases (api.py maps sort_by=name → sort_name, …): the text sorts,
 # whose order follows what people search by (a name or an account number starts with what they type).
 CUSTOMER_SORT_ALIASES = {
@@ -45,12 +38,12 @@ CUSTOMER_SORT_ALIASES = {
 
 
 def customers() -> QuerySet[Customer]:
-    return (
+    qs = (
         Customer.objects.select_related("company_type", "state", "city")
         # The output shows {id, company_type} of the type: not its timestamps (two datetime loads a row).
         .defer("company_type__description", "company_type__created_at", "company_type__updated_at")
-        .alias(**{alias: F(field) for alias, field in CUSTOMER_SORT_ALIASES.items()})
     )
+    return sort_aliases(qs, CUSTOMER_SORT_ALIASES, unindexed=False)
 
 
 def filter_customers(qs: QuerySet[Customer], params: Any) -> QuerySet[Customer]:
@@ -67,7 +60,7 @@ def filter_customers(qs: QuerySet[Customer], params: Any) -> QuerySet[Customer]:
     from tenants.parties.services import parse_status
 
     if params.search and params.search.strip():
-        qs = qs.alias(**{alias: Unindexed(F(field)) for alias, field in CUSTOMER_SORT_ALIASES.items()})
+        qs = sort_aliases(qs, CUSTOMER_SORT_ALIASES, unindexed=True)
     if params.status:
         qs = qs.filter(status=parse_status(params.status, Customer.Status))
     if params.company_type_id:

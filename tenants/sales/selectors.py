@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core import rows
+from core.listing import sort_aliases
 from django.db.models import Prefetch, Q, QuerySet
 
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder, StatusEvent
@@ -130,6 +131,30 @@ def notes(sales_order_id: int) -> QuerySet[Note]:
 def row_values(qs: QuerySet[SalesOrder], *extra: str) -> QuerySet[Any]:
     """`qs` as `.values()` rows with what a `SalesOrderRow` shows (plus `extra` paths)."""
     return qs.values(*ROW_PATHS, *extra)
+
+
+def rows_by_id(ids: list[int]) -> list[dict[str, Any]]:
+    """`SalesOrderRow` dicts of these orders, in the order of `ids` (one query)."""
+    if not ids:
+        return []
+    found = {row["id"]: row for row in row_values(SalesOrder.objects.filter(id__in=ids).order_by())}
+    return build_rows(found[i] for i in ids if i in found)
+
+
+# The list's sort keys on the order's own columns (api.LIST_SPEC sorts by these aliases).
+ORDER_SORT_ALIASES = {
+    "sort_planned_date": "planned_date",
+    "sort_number": "number",
+    "sort_status": "status",
+    "sort_total": "total",
+    "sort_po_number": "po_number",
+    "sort_created_at": "created_at",
+    "sort_updated_at": "updated_at",
+}
+
+
+def order_sort_keys(qs: QuerySet[SalesOrder], *, unindexed: bool) -> QuerySet[SalesOrder]:
+    return sort_aliases(qs, ORDER_SORT_ALIASES, unindexed=unindexed)
 
 
 def build_rows(values: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

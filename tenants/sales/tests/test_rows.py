@@ -174,3 +174,44 @@ def test_search_matches_the_same_orders_with_inlined_customers_or_the_join(
     assert len(found[0, "search"]) == 4
     assert len(found[0, "contains"]) == len(found[0, "startsWith"]) == len(found[0, "equals"]) == 3
     assert len(found[0, "endsWith"]) == 3
+
+
+def test_a_list_narrowed_by_text_sorts_as_the_unnarrowed_list(api_a, tenant_a, in_tenant):
+    """A search or a text filter sorts by index-free keys (core.listing.Unindexed) and pages by ids
+    first: for every sort key and direction the page holds the orders the ORM's plain column sort gives
+    (ties broken by id), as does the list narrowed by the customer's id."""
+    from tenants.sales.api import LIST_SPEC
+    from tenants.sales.models import SalesOrder
+    from tenants.sales.selectors import ORDER_SORT_ALIASES
+
+    with in_tenant(tenant_a):
+        md = master_data(name="Quillon Haulage")
+        other = master_data(name="Other Farms")
+        statuses = ("draft", "verified", "assigned", "completed", "cancelled")
+        for i in range(12):
+            # Repeated dates, totals and statuses (ties), blank and set PO numbers, both customers.
+            order = order_in_db(
+                md if i % 3 else other,
+                status=statuses[i % len(statuses)],
+                planned_date=DAY + dt.timedelta(days=(i * 5) % 4),
+                po_number=f"PO-{(i * 7) % 5}" if i % 2 else "",
+            )
+            order.total = Decimal(100 + ((i * 5) % 3) * 50)
+            order.save(update_fields=["total"])
+        customer_id = md["customer"].pk
+        theirs = SalesOrder.objects.filter(customer_id=customer_id)
+        expected: dict[tuple[str, str], list[int]] = {}
+        for sort_by, path in LIST_SPEC.sort.items():
+            field = ORDER_SORT_ALIASES.get(path, path)
+            for direction, prefix in (("asc", ""), ("desc", "-")):
+                ordered = theirs.order_by(f"{prefix}{field}", f"{prefix}id").values_list("id", flat=True)
+                expected[sort_by, direction] = list(ordered[:5])
+    assert len(set(map(tuple, expected.values()))) > 2  # the sorts differ: the test can tell them apart
+    for (sort_by, direction), ids in expected.items():
+        common = {"sort_by": sort_by, "order": direction, "size": 5}
+        by_filter = {"filter_field": "customer_name", "filter_operator": "contains", "filter_value": "QUILL"}
+        for params in ({"customer_id": customer_id}, {"search": "quillon"}, by_filter):
+            res = api_a.get(ORDERS, {**common, **params})
+            assert res.status_code == 200, res.json()
+            assert res.json()["data"]["total"] == 8
+            assert [r["id"] for r in res.json()["data"]["items"]] == ids, (sort_by, direction, params)

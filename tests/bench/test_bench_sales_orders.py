@@ -120,9 +120,11 @@ def seed(tenant: Any, customers: int, orders: int) -> dict[str, float]:
         took["lines_s"] = time.perf_counter() - start
         cur.execute("DROP TABLE bench_cust")
         start = time.perf_counter()
-        cur.execute("ANALYZE sales_salesorder")
-        cur.execute("ANALYZE sales_lineitem")
-        took["analyze_s"] = time.perf_counter() - start
+        # VACUUM as autovacuum does after a bulk insert: the visibility map lets a customer's orders be
+        # counted and paged from `so_customer_planned` alone (an index-only scan).
+        cur.execute("VACUUM ANALYZE sales_salesorder")
+        cur.execute("VACUUM ANALYZE sales_lineitem")
+        took["vacuum_analyze_s"] = time.perf_counter() - start
     return {k: round(v, 1) for k, v in took.items()}
 
 

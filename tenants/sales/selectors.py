@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from core import rows
-from core.listing import sort_aliases
-from django.db.models import Prefetch, Q, QuerySet
+from core.listing import search_q, sort_aliases
+from django.db.models import Prefetch, QuerySet
 
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder, StatusEvent
 from tenants.sales.schemas import LineOut, SalesOrderRow
@@ -86,41 +86,25 @@ def filter_orders(qs: QuerySet[SalesOrder], params: Any) -> QuerySet[SalesOrder]
     return qs
 
 
-# At most this many customers' ids are inlined into an order search (beyond: a join, see search_orders).
-CUSTOMER_IDS_INLINE = 1000
+# The search box's fields: the customer's name is matched on the customers first and their ids
+# inlined (core.listing.search_q), so Postgres ORs three index scans of the orders (number and PO
+# number trigrams, the customer index) instead of joining every order to its customer.
+SEARCH_PATHS = ("number", "po_number", "customer__name")
 
 
 def search_orders(qs: QuerySet[SalesOrder], term: str | None) -> QuerySet[SalesOrder]:
-    """Orders whose number, PO number or customer name contains `term` (case-insensitive).
-
-    The customers are looked up first (their name's trigram index) and their ids inlined, so Postgres
-    can OR three index scans of the orders (number and PO number trigrams, the customer index) instead
-    of joining every order to its customer to test the name (a full scan at a million orders). A term
-    that names more than CUSTOMER_IDS_INLINE customers keeps the join. Same matches either way."""
-    from tenants.parties.models import Customer
-
+    """Orders whose number, PO number or customer name contains `term` (case-insensitive)."""
     term = (term or "").strip()
     if not term:
         return qs
-    ids = list(
-        Customer.objects.filter(name__icontains=term).values_list("id", flat=True)[: CUSTOMER_IDS_INLINE + 1]
-    )
-    by_customer = (
-        Q(customer__name__icontains=term) if len(ids) > CUSTOMER_IDS_INLINE else Q(customer_id__in=ids)
-    )
-    return qs.filter(Q(number__icontains=term) | Q(po_number__icontains=term) | by_customer)
+    return qs.filter(search_q(SalesOrder, SEARCH_PATHS, term, "icontains"))
 
 
 def by_customer_name(qs: QuerySet[SalesOrder], lookup: str, value: str) -> QuerySet[SalesOrder]:
     """The `customer_name` filter (`lookup`: icontains, iexact, istartswith, iendswith) by the matching
     customers' ids, as `search_orders` does: no join over every order. Same matches."""
-    from tenants.parties.models import Customer
-
-    matching = Customer.objects.filter(**{f"name__{lookup}": value}).values_list("id", flat=True)
-    ids = list(matching[: CUSTOMER_IDS_INLINE + 1])
-    if len(ids) > CUSTOMER_IDS_INLINE:
-        return qs.filter(**{f"customer__name__{lookup}": value})
-    return qs.filter(customer_id__in=ids)
+    query = search_q(SalesOrder, ("customer__name",), value, lookup)
+    return qs.filter(query) if query else qs.none()
 
 
 def notes(sales_order_id: int) -> QuerySet[Note]:

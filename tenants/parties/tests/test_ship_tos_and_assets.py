@@ -144,3 +144,33 @@ def test_asset_and_ship_to_permissions(tenant_a, api_a):
     assert res.status_code == 403 and res.json()["detail"] == "You do not have permission to create assets."
     assert driver.post(SHIP_TOS, {"customer_id": c["id"], "name": "X"}).status_code == 403
     assert driver.delete(f"{SHIP_TOS}/{site['id']}").status_code == 403
+
+
+def test_ship_to_search_through_related_rows_inlines_their_ids_or_joins(
+    api_a, in_tenant, tenant_a, monkeypatch
+):
+    """A search over the customer's name/account number and the city's name (core.listing.search_q)
+    finds the same ship-tos whether the related ids are inlined or joined, and a term no related
+    row has still searches the ship-to's own fields."""
+    from core import listing
+
+    _, houston = place(in_tenant, tenant_a)
+    _, tulsa = place(in_tenant, tenant_a, "OK", "Tulsa")
+    rivers = customer(api_a, "Red River Excavating", account_number="RR-100")
+    dunes = customer(api_a, "Dune Trucking", account_number="DT-200")
+    ship_to(api_a, rivers["id"], "North yard", city_id=houston)
+    ship_to(api_a, rivers["id"], "Quarry gate", city_id=tulsa)
+    ship_to(api_a, dunes["id"], "River bend site", city_id=houston)
+    ship_to(api_a, dunes["id"], "Depot", address_one="12 Tulsa Road")
+    terms = {"river": 3, "rr-1": 2, "tulsa": 2, "HOUSTON": 2, "depot": 1, "nowhere": 0}
+    found = {}
+    for inline in (1000, 0):  # 0: every related match is over the limit, so the join is used
+        monkeypatch.setattr(listing, "RELATED_IDS_INLINE", inline)
+        for term in terms:
+            res = api_a.get(SHIP_TOS, {"search": term, "sort_by": "name"})
+            assert res.status_code == 200, res.json()
+            found[inline, term] = [r["name"] for r in res.json()["data"]["items"]]
+    for term, count in terms.items():
+        assert found[1000, term] == found[0, term], term
+        assert len(found[0, term]) == count, (term, found[0, term])
+    assert found[0, "river"] == ["North yard", "Quarry gate", "River bend site"]

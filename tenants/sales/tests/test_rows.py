@@ -146,7 +146,7 @@ def test_dispatch_day_query_count_does_not_grow_with_the_day(api_a, tenant_a, in
 def test_search_matches_the_same_orders_with_inlined_customers_or_the_join(
     api_a, tenant_a, in_tenant, monkeypatch
 ):
-    from tenants.sales import selectors
+    from core import listing
 
     with in_tenant(tenant_a):
         md = master_data()
@@ -163,7 +163,7 @@ def test_search_matches_the_same_orders_with_inlined_customers_or_the_join(
         "endsWith": {**by_name, "filter_operator": "endsWith", "filter_value": "FARMS"},
     }
     for inline in (1000, 0):  # 0: more customers match than are inlined, so the join is used
-        monkeypatch.setattr(selectors, "CUSTOMER_IDS_INLINE", inline)
+        monkeypatch.setattr(listing, "RELATED_IDS_INLINE", inline)
         for name, params in queries.items():
             res = api_a.get(ORDERS, params)
             assert res.status_code == 200, res.json()

@@ -217,7 +217,13 @@ Crud(
     importer=SHIP_TO_IMPORT,
     spec=ListSpec(
         search=("name", "customer__name", "customer__account_number", *ADDRESS_SEARCH),
-        sort={"name": "name", "customer": "customer__name", "city": "city__name", "created_at": "created_at"},
+        sort={
+            "name": "sort_name",
+            "customer": "customer__name",
+            "city": "city__name",
+            "created_at": "created_at",
+        },
+        prefix_below=3,  # one or two letters: the start of a name, address or ZIP (btree prefix indexes)
         filters={
             "name": ("name", "str"),
             "customer": ("customer__name", "str"),
@@ -226,7 +232,7 @@ Crud(
             "is_active": ("is_active", "bool"),
             "customer_id": ("customer_id", "int"),
         },
-        default_sort="name",
+        default_sort="sort_name",
     ),
 )
 

@@ -167,7 +167,19 @@ class ShipTo(Timestamped):
         ordering = ["name", "id"]
         verbose_name = "ship-to"
         verbose_name_plural = "ship-tos"
-        indexes = [models.Index(fields=["customer", "name"], name="ship_to_customer_name")]
+        indexes = [
+            models.Index(fields=["customer", "name"], name="ship_to_customer_name"),
+            models.Index(fields=["name", "id"], name="ship_to_name"),  # the default sort
+            # The list's search over a million ship-tos: its own text fields by trigram (three letters
+            # or more) or by prefix (fewer); the customer's and the city's names are matched on their
+            # own tables and come back as ids (core.listing.search_q), served by the foreign-key indexes.
+            trigram_index("name", "ship_to_name_trgm"),
+            trigram_index("address_one", "ship_to_address_trgm"),
+            trigram_index("zip_code", "ship_to_zip_trgm"),
+            prefix_index("name", "ship_to_name_prefix"),
+            prefix_index("address_one", "ship_to_address_prefix"),
+            prefix_index("zip_code", "ship_to_zip_prefix"),
+        ]
 
     def __str__(self) -> str:
         return self.name

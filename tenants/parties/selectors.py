@@ -69,10 +69,16 @@ def filter_customers(qs: QuerySet[Customer], params: Any) -> QuerySet[Customer]:
 
 
 def ship_tos() -> QuerySet[ShipTo]:
-    return ShipTo.objects.select_related("customer", "state", "city")
+    return sort_aliases(
+        ShipTo.objects.select_related("customer", "state", "city"), {"sort_name": "name"}, unindexed=False
+    )
 
 
 def filter_ship_tos(qs: QuerySet[ShipTo], params: Any) -> QuerySet[ShipTo]:
+    """The customer and active filters, and the name sort key: with a search term an index-free one,
+    so the matches come from the search indexes and are top-N sorted (as for customers above)."""
+    if params.search and params.search.strip():
+        qs = sort_aliases(qs, {"sort_name": "name"}, unindexed=True)
     if params.customer_id:
         qs = qs.filter(customer_id=params.customer_id)
     if params.is_active is not None:

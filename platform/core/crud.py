@@ -262,9 +262,15 @@ class Crud:
                 message = f"{plural} retrieved successfully"
                 if crud.row_plan is None:
                     return ok(paginate(qs, params, crud.default_size), message)
-                # The fast path (core/rows.py): .values() rows rendered as they are.
-                page = paginate(qs.values(*rows.value_paths(crud.row_plan)), params, crud.default_size)
-                page["items"] = [rows.build(crud.row_plan, row) for row in page["items"]]
+                # The fast path (core/rows.py): the page's rows read from the cursor and rendered as
+                # they are (datetimes already formatted by Postgres).
+                plan = crud.row_plan
+                page = paginate(
+                    rows.values(qs, plan),
+                    params,
+                    crud.default_size,
+                    fetch=lambda sliced: rows.fetch(plan, sliced),
+                )
                 body = renderers.dumps({"status_code": 200, "message": message, "data": page})
                 return HttpResponse(body, content_type="application/json; charset=utf-8")
 

@@ -218,8 +218,15 @@ def _joined(words: Sequence[str]) -> str:
 
 
 def paginate(
-    qs: QuerySet[Any], params: ListParams, default_size: int, serialize: Callable[[Any], Any] | None = None
+    qs: QuerySet[Any],
+    params: ListParams,
+    default_size: int,
+    serialize: Callable[[Any], Any] | None = None,
+    fetch: Callable[[QuerySet[Any]], tuple[list[Any], int | None]] | None = None,
 ) -> dict[str, Any]:
+    """A page of `qs` with its total. `fetch(sliced)`, when given, reads the page instead of
+    `list()`: it answers the items and, when `sliced` carries the `list_total_` window, its value on
+    the first row (None without a row); see `core.rows.fetch`."""
     size = params.size or default_size
     start = (params.page - 1) * size
     narrowed = bool((params.search and params.search.strip()) or params.filter_field)
@@ -227,16 +234,22 @@ def paginate(
         # A searched or filtered list: the page and its total in one query (COUNT(*) OVER ()), so
         # the matches are found once instead of twice. An unfiltered list keeps count() + LIMIT,
         # which lets Postgres stop at the page when an index gives the order.
-        rows = list(qs.annotate(list_total_=Window(Count("*")))[start : start + size])
-        # Past the last page there is no row to carry the total: count then.
-        if rows and isinstance(rows[0], dict):  # a .values() queryset
-            total = int(rows[0]["list_total_"])
-            for row in rows:
-                del row["list_total_"]
+        counted = qs.annotate(list_total_=Window(Count("*")))[start : start + size]
+        if fetch is not None:
+            rows, window_total = fetch(counted)
         else:
-            total = int(rows[0].list_total_) if rows else (qs.count() if params.page > 1 else 0)
+            rows = list(counted)
+            window_total = None
+            if rows and isinstance(rows[0], dict):  # a .values() queryset
+                window_total = int(rows[0]["list_total_"])
+                for row in rows:
+                    del row["list_total_"]
+            elif rows:
+                window_total = int(rows[0].list_total_)
+        # Past the last page there is no row to carry the total: count then.
+        total = window_total if window_total is not None else (qs.count() if params.page > 1 else 0)
     else:
         total = qs.count()
-        rows = list(qs[start : start + size])
+        rows = fetch(qs[start : start + size])[0] if fetch is not None else list(qs[start : start + size])
     items = [serialize(r) for r in rows] if serialize else rows
     return page_of(items, total=total, page=params.page, size=size)

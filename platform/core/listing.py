@@ -158,10 +158,16 @@ def _const_as_enum(schema: dict[str, Any]) -> None:
             option["enum"] = [option.pop("const")]
 
 
-def apply_list(qs: QuerySet[Any], params: ListParams, spec: ListSpec) -> QuerySet[Any]:
+def apply_list(
+    qs: QuerySet[Any], params: ListParams, spec: ListSpec, *, prefix: bool | None = None
+) -> QuerySet[Any]:
+    """`prefix` forces the search lookup (istartswith or icontains) whatever the term's length: for
+    core.listsql, which builds a list's statement with stand-in terms of the real term's kind."""
     if params.search and params.search.strip() and spec.search:
         term = params.search.strip()
-        lookup = "istartswith" if len(term) < spec.prefix_below else "icontains"
+        if prefix is None:
+            prefix = search_is_prefix(term, spec)
+        lookup = "istartswith" if prefix else "icontains"
         query = Q()
         for path in spec.search:
             query |= Q(**{f"{path}__{lookup}": term})
@@ -169,6 +175,10 @@ def apply_list(qs: QuerySet[Any], params: ListParams, spec: ListSpec) -> QuerySe
     if params.filter_field or params.filter_operator or params.filter_value:
         qs = qs.filter(_filter_q(params, spec))
     return qs.order_by(*_ordering(params, spec))
+
+
+def search_is_prefix(term: str, spec: ListSpec) -> bool:
+    return len(term) < spec.prefix_below
 
 
 def _ordering(params: ListParams, spec: ListSpec) -> list[str]:

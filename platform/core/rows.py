@@ -266,20 +266,39 @@ _BUILDERS: dict[tuple[Plan, tuple[str, ...]], Builder] = {}
 TOTAL = "list_total_"  # the window count's name (core.listing.paginate)
 
 
-def fetch(plan: Plan, qs: QuerySet[Any]) -> tuple[list[dict[str, Any]], int | None]:
-    """The items of `values(qs, plan)` (sliced, maybe annotated with the window total `TOTAL`) and
-    that total (None without a row or without the annotation)."""
-    from django.db.models.sql.constants import MULTI
+def names_of(query: Any) -> tuple[str, ...]:
+    """The column names of a values() query, in the order its rows hold them (as ValuesIterable)."""
+    return tuple(query.selected or (*query.extra_select, *query.values_select, *query.annotation_select))
 
-    query = qs.query
-    # The column names in the order the row holds them, as ValuesIterable reads them.
-    names = tuple(query.selected or (*query.extra_select, *query.values_select, *query.annotation_select))
-    compiler = query.get_compiler(qs.db)
-    results = compiler.execute_sql(MULTI, chunked_fetch=False)
-    found = list(compiler.results_iter(results))  # converters applied (e.g. JSON columns)
+
+def builder_for(plan: Plan, names: tuple[str, ...]) -> Builder:
     key = (plan, names)
     build_row = _BUILDERS.get(key)
     if build_row is None:
         build_row = _BUILDERS[key] = _builder(plan, names)
+    return build_row
+
+
+def items_of(plan: Plan, names: tuple[str, ...], found: list[Any]) -> tuple[list[dict[str, Any]], int | None]:
+    build_row = builder_for(plan, names)
     total = found[0][names.index(TOTAL)] if found and TOTAL in names else None
     return [build_row(row) for row in found], (None if total is None else int(total))
+
+
+def fetch(
+    plan: Plan, qs: QuerySet[Any], seen: dict[str, Any] | None = None
+) -> tuple[list[dict[str, Any]], int | None]:
+    """The items of `values(qs, plan)` (sliced, maybe annotated with the window total `TOTAL`) and
+    that total (None without a row or without the annotation). `seen`, when given, receives the
+    row's column names and select expressions (for core.listsql to run the statement again)."""
+    from django.db.models.sql.constants import MULTI
+
+    query = qs.query
+    names = names_of(query)
+    compiler = query.get_compiler(qs.db)
+    results = compiler.execute_sql(MULTI, chunked_fetch=False)
+    found = list(compiler.results_iter(results))  # converters applied (e.g. JSON columns)
+    if seen is not None:
+        seen["names"] = names
+        seen["expressions"] = [s[0] for s in compiler.select[0 : compiler.col_count]]
+    return items_of(plan, names, found)

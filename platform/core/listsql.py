@@ -8,8 +8,11 @@ parameters, and runs them again on Django's connection (`connection.cursor()`: t
 search_path is set as for any query) with the new search term bound in.
 
 The shape is every list parameter by value (page, size, sort, order, filter field, operator and
-value, the list's own filters) plus the schema and the kind of search (none, prefix or contains),
-not the search term: the term is bound in. Where it sits among the parameters, and that it is sent
+value, the list's own filters) and the kind of search (none, prefix or contains), not the search
+term: the term is bound in. Nor the tenant: Django's SQL names tenant tables without their schema
+(the connection's search_path picks the tenant's), so a statement learned in one tenant reads
+another's rows in that other tenant's schema, and shapes are learned once per process, not once per
+tenant. Where it sits among the parameters, and that it is sent
 LIKE-escaped, is proven when a shape is first seen: the statement is built again with two stand-in
 terms (one that LIKE escaping leaves alone, one it changes); the three statements must be the same
 text and their parameters must differ exactly where the term goes. Anything else (a statement that
@@ -99,7 +102,7 @@ class ListStatements:
         kind = "" if not term else ("prefix" if len(term) < self.prefix_below else "contains")
         values = params.dict()
         values.pop("search", None)
-        key = repr((getattr(connection, "schema_name", ""), kind, sorted(values.items())))
+        key = repr((kind, sorted(values.items())))
         if key not in self.shapes:
             page, shape, final = self._learn(params, term, kind)
             if shape is not None or final:

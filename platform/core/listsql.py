@@ -100,7 +100,7 @@ class ListStatements:
         connection = connections[self.db]
         term = (params.search or "").strip()
         kind = "" if not term else ("prefix" if len(term) < self.prefix_below else "contains")
-        values = params.dict()
+        values = params.model_dump()
         values.pop("search", None)
         key = repr((kind, sorted(values.items())))
         if key not in self.shapes:

@@ -18,10 +18,10 @@ from ninja import File, Query, Router, Schema
 from ninja.files import UploadedFile
 from pydantic import Field, create_model
 
-from core import csv_io, renderers, rows
+from core import csv_io, listsql, renderers, rows
 from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError, describe_dependents
-from core.listing import ListSpec, apply_list, paginate
+from core.listing import ListSpec, apply_list, paginate, through_foreign_keys
 from core.permissions import perm, register_resource
 
 ALL_OPS = ("list", "all", "get", "create", "update", "delete")
@@ -167,6 +167,10 @@ class Crud:
     importer: csv_io.CsvImport | None = None
     # List pages from .values() rows, unvalidated, when the output schema allows it (core/rows.py).
     fast_list: bool = True
+    # `queryset` and `apply_filters` build the same query for the same list parameters (no clock, no
+    # reads, the search term only for whether it is blank): the fast list's compiled statements are
+    # kept per shape and run again (core/listsql.py). Leave it off when that is not so.
+    pure_queries: bool = False
 
     def __post_init__(self) -> None:
         ops = list(self.ops)
@@ -180,8 +184,27 @@ class Crud:
         if self.update_in is None:
             self.update_in = partial_schema(self.create_in, f"{self.label.replace(' ', '')}Update")
         # Lists whose output is plain columns skip model instances and output validation.
+        if self.pure_queries and through_foreign_keys(self.model, self.spec.search):
+            # search_q looks those up in the related table and inlines the ids it finds: a statement
+            # kept for one term would carry another term's ids.
+            raise ValueError(
+                f"{self.resource}: pure_queries with a search through a foreign key "
+                f"({', '.join(through_foreign_keys(self.model, self.spec.search))}): its statement reads"
+                " the related table first"
+            )
         fast = self.fast_list and getattr(settings, "KIT_FAST_LISTS", True)
         self.row_plan = rows.plan_for(self.model, self.out) if fast else None
+        self.statements = (
+            listsql.ListStatements(
+                plan=self.row_plan,
+                build=self.fast_page,
+                count=lambda params: self.list_queryset(params).count(),
+                prefix_below=self.spec.prefix_below,
+                default_size=self.default_size,
+            )
+            if self.row_plan is not None and self.pure_queries
+            else None
+        )
         # The list's query parameters: sort_by / filter_field are enums of the spec's names.
         self.query_schema: type[Schema] = self.spec.query_schema(
             f"{self.label.replace(' ', '')}ListQuery", self.filters
@@ -195,11 +218,27 @@ class Crud:
     def base_queryset(self) -> QuerySet[Any]:
         return self.queryset() if self.queryset else self.model._default_manager.all()
 
-    def list_queryset(self, params: Any) -> QuerySet[Any]:
+    def list_queryset(self, params: Any, *, prefix: bool | None = None) -> QuerySet[Any]:
         qs = self.base_queryset()
         if self.apply_filters is not None:
             qs = self.apply_filters(qs, params)
-        return apply_list(qs, params, self.spec)
+        return apply_list(qs, params, self.spec, prefix=prefix)
+
+    def fast_page(
+        self,
+        params: Any,
+        *,
+        prefix: bool | None = None,
+        fetch: Callable[[QuerySet[Any]], tuple[list[Any], int | None]] | None = None,
+    ) -> dict[str, Any]:
+        """A page of the list as plain rows (core/rows.py): read from the cursor, datetimes already
+        formatted by Postgres. `prefix` and `fetch`: for core/listsql.py."""
+        plan = self.row_plan
+        assert plan is not None
+        qs = rows.values(self.list_queryset(params, prefix=prefix), plan)
+        return paginate(
+            qs, params, self.default_size, fetch=fetch or (lambda sliced: rows.fetch(plan, sliced))
+        )
 
     def get_object(self, obj_id: int) -> Any:
         obj = self.base_queryset().filter(pk=obj_id).first()
@@ -258,13 +297,12 @@ class Crud:
         if "list" in self.ops:
 
             def list_items(request: HttpRequest, params: Query[query_schema]) -> Any:  # type: ignore[valid-type]
-                qs = crud.list_queryset(params)
                 message = f"{plural} retrieved successfully"
                 if crud.row_plan is None:
-                    return ok(paginate(qs, params, crud.default_size), message)
-                # The fast path (core/rows.py): .values() rows rendered as they are.
-                page = paginate(qs.values(*rows.value_paths(crud.row_plan)), params, crud.default_size)
-                page["items"] = [rows.build(crud.row_plan, row) for row in page["items"]]
+                    return ok(paginate(crud.list_queryset(params), params, crud.default_size), message)
+                # The fast path: rows rendered as they are, the statements kept per shape where the
+                # list's queries are pure (core/listsql.py).
+                page = crud.statements.page(params) if crud.statements else crud.fast_page(params)
                 body = renderers.dumps({"status_code": 200, "message": message, "data": page})
                 return HttpResponse(body, content_type="application/json; charset=utf-8")
 

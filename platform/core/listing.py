@@ -206,6 +206,24 @@ def sort_aliases(qs: QuerySet[Any], aliases: dict[str, str], *, unindexed: bool)
 RELATED_IDS_INLINE = 1000
 
 
+def through_foreign_keys(model: type[models.Model], paths: Sequence[str]) -> dict[str, list[str]]:
+    """The search paths that go through a foreign key of `model`, by key: `{"customer": ["name"]}`
+    for `customer__name`. `search_q` matches these on the related table first (a database read, so
+    a list searching them cannot keep its statements: core.crud refuses `pure_queries` then)."""
+    through: dict[str, list[str]] = {}
+    for path in paths:
+        head, _, rest = path.partition("__")
+        if not rest:
+            continue
+        try:
+            field = model._meta.get_field(head)
+        except FieldDoesNotExist:  # an annotation's name: matched as it is
+            continue
+        if field.many_to_one and field.concrete:
+            through.setdefault(head, []).append(rest)
+    return through
+
+
 def search_q(model: type[models.Model], paths: Sequence[str], term: str, lookup: str) -> Q:
     """Rows where any of `paths` matches `term` by `lookup` (icontains, istartswith, …).
 
@@ -215,16 +233,10 @@ def search_q(model: type[models.Model], paths: Sequence[str], term: str, lookup:
     to test the related one (a full scan of a large table). More than RELATED_IDS_INLINE related
     matches keep the join. Same rows either way (a row whose key is null matches neither)."""
     query = Q()
-    through: dict[str, list[str]] = {}
+    through = through_foreign_keys(model, paths)
     for path in paths:
         head, _, rest = path.partition("__")
-        try:
-            field = model._meta.get_field(head) if rest else None
-        except FieldDoesNotExist:  # an annotation's name: matched as it is
-            field = None
-        if field is not None and field.many_to_one and field.concrete:
-            through.setdefault(head, []).append(rest)
-        else:
+        if rest not in through.get(head, ()):
             query |= Q(**{f"{path}__{lookup}": term})
     for head, rests in through.items():
         fk = model._meta.get_field(head)
@@ -244,16 +256,26 @@ def search_q(model: type[models.Model], paths: Sequence[str], term: str, lookup:
     return query
 
 
-def apply_list(qs: QuerySet[Any], params: ListParams, spec: ListSpec) -> QuerySet[Any]:
+def apply_list(
+    qs: QuerySet[Any], params: ListParams, spec: ListSpec, *, prefix: bool | None = None
+) -> QuerySet[Any]:
+    """`prefix` forces the search lookup (istartswith or icontains) whatever the term's length: for
+    core.listsql, which builds a list's statement with stand-in terms of the real term's kind."""
     if params.search and params.search.strip() and spec.search:
         term = params.search.strip()
-        lookup = "istartswith" if len(term) < spec.prefix_below else "icontains"
+        if prefix is None:
+            prefix = search_is_prefix(term, spec)
+        lookup = "istartswith" if prefix else "icontains"
         query = search_q(qs.model, spec.search, term, lookup)
         # No path can match (no related row matched and nothing else to test): an empty page.
         qs = qs.filter(query) if query else qs.none()
     if params.filter_field or params.filter_operator or params.filter_value:
         qs = qs.filter(_filter_q(params, spec))
     return qs.order_by(*_ordering(params, spec))
+
+
+def search_is_prefix(term: str, spec: ListSpec) -> bool:
+    return len(term) < spec.prefix_below
 
 
 def _ordering(params: ListParams, spec: ListSpec) -> list[str]:
@@ -303,8 +325,15 @@ def _joined(words: Sequence[str]) -> str:
 
 
 def paginate(
-    qs: QuerySet[Any], params: ListParams, default_size: int, serialize: Callable[[Any], Any] | None = None
+    qs: QuerySet[Any],
+    params: ListParams,
+    default_size: int,
+    serialize: Callable[[Any], Any] | None = None,
+    fetch: Callable[[QuerySet[Any]], tuple[list[Any], int | None]] | None = None,
 ) -> dict[str, Any]:
+    """A page of `qs` with its total. `fetch(sliced)`, when given, reads the page instead of
+    `list()`: it answers the items and, when `sliced` carries the `list_total_` window, its value on
+    the first row (None without a row); see `core.rows.fetch`."""
     size = params.size or default_size
     start = (params.page - 1) * size
     narrowed = bool((params.search and params.search.strip()) or params.filter_field)
@@ -312,16 +341,22 @@ def paginate(
         # A searched or filtered list: the page and its total in one query (COUNT(*) OVER ()), so
         # the matches are found once instead of twice. An unfiltered list keeps count() + LIMIT,
         # which lets Postgres stop at the page when an index gives the order.
-        rows = list(qs.annotate(list_total_=Window(Count("*")))[start : start + size])
-        # Past the last page there is no row to carry the total: count then.
-        if rows and isinstance(rows[0], dict):  # a .values() queryset
-            total = int(rows[0]["list_total_"])
-            for row in rows:
-                del row["list_total_"]
+        counted = qs.annotate(list_total_=Window(Count("*")))[start : start + size]
+        if fetch is not None:
+            rows, window_total = fetch(counted)
         else:
-            total = int(rows[0].list_total_) if rows else (qs.count() if params.page > 1 else 0)
+            rows = list(counted)
+            window_total = None
+            if rows and isinstance(rows[0], dict):  # a .values() queryset
+                window_total = int(rows[0]["list_total_"])
+                for row in rows:
+                    del row["list_total_"]
+            elif rows:
+                window_total = int(rows[0].list_total_)
+        # Past the last page there is no row to carry the total: count then.
+        total = window_total if window_total is not None else (qs.count() if params.page > 1 else 0)
     else:
         total = qs.count()
-        rows = list(qs[start : start + size])
+        rows = fetch(qs[start : start + size])[0] if fetch is not None else list(qs[start : start + size])
     items = [serialize(r) for r in rows] if serialize else rows
     return page_of(items, total=total, page=params.page, size=size)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -41,7 +42,14 @@ def _default(o: Any) -> Any:
 
 
 def dumps(data: Any) -> bytes:
-    return orjson.dumps(data, default=_default, option=OPTIONS)
+    try:
+        return orjson.dumps(data, default=_default, option=OPTIONS)
+    except orjson.JSONEncodeError as exc:
+        # orjson stops at 64-bit integers; an answer may echo a larger one it was sent (an id no row
+        # can have). The stdlib encoder writes any integer, with the same formats as Django's.
+        if "64-bit" not in str(exc):
+            raise
+        return json.dumps(data, cls=NinjaJSONEncoder, separators=(",", ":")).encode()
 
 
 class ORJSONRenderer(BaseRenderer):

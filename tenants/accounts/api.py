@@ -148,6 +148,7 @@ def _create_user(data: dict[str, Any]) -> User:
 Crud(
     router=users_router,
     resource="user",
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="User",
     model=User,
     out=UserOut,

@@ -30,6 +30,7 @@ ALL_OPS = ("list", "all", "get", "create", "update", "delete")
 Crud(
     router=asset_type_router,
     resource="asset_type",
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="Asset type",
     model=AssetType,
     out=AssetTypeOut,

@@ -26,6 +26,7 @@ ALL_OPS = ("list", "all", "get", "create", "update", "delete")
 Crud(
     router=state_router,
     resource="state",
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="State",
     model=State,
     out=StateOut,
@@ -49,6 +50,7 @@ def filter_cities(qs: Any, params: Any) -> Any:
 Crud(
     router=city_router,
     resource="city",
+    # No pure_queries: its search through a foreign key reads the related table (core.listing.search_q).
     label="City",
     plural="Cities",
     model=City,
@@ -75,6 +77,7 @@ yard_router = Router(tags=["yard"])
 Crud(
     router=region_router,
     resource="region",
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="Region",
     model=Region,
     out=RegionOut,

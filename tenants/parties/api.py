@@ -77,6 +77,7 @@ ADDRESS_SEARCH = ("address_one", "city__name", "zip_code")
 Crud(
     router=company_type_router,
     resource="customer_company_type",
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="Customer company type",
     model=CustomerCompanyType,
     out=CompanyTypeOut,
@@ -131,6 +132,7 @@ customer_crud = Crud(
     queryset=selectors.customers,
     filters=CustomerQuery,
     apply_filters=selectors.filter_customers,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     create=services.create_customer,
     update=services.update_customer,
     importer=CUSTOMER_IMPORT,
@@ -274,6 +276,7 @@ Crud(
 Crud(
     router=contact_service_router,
     resource="customer_contact_service",
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="Contact service",
     model=ContactService,
     out=ContactServiceOut,

@@ -103,6 +103,7 @@ Crud(
 Crud(
     router=payment_method_router,
     resource="payment_method",
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="Payment method",
     model=PaymentMethod,
     out=PaymentMethodOut,

@@ -30,3 +30,9 @@ def test_the_fast_datetime_path_formats_exactly_as_django():
     ]
     values = [*stamps, dt.date(2026, 2, 28), decimal.Decimal("0.10"), decimal.Decimal("-1E+2")]
     assert dumps(values) == json.dumps(values, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
+
+
+def test_an_integer_beyond_64_bits_is_written_not_a_500():
+    # An answer may echo an id it was sent (the fuzz suite sends 2**70): orjson stops at 64 bits.
+    data = {"product_id": 2**70, "when": dt.datetime(2026, 1, 2, 3, 4, 5, 6000, tzinfo=dt.UTC)}
+    assert json.loads(dumps(data)) == {"product_id": 2**70, "when": "2026-01-02T03:04:05.006Z"}

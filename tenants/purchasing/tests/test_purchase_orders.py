@@ -211,3 +211,10 @@ def test_permissions(tenant_a, in_tenant):
     assert dispatcher.get(POS).status_code == 403
     accounting = Api(token_for(tenant_a, role="Accounting", email="acct-po@a.test"))
     assert accounting.post(POS, po_body(md)).status_code == 201
+
+
+def test_default_cost_for_ids_no_row_can_have_answers_not_a_500(api_a):
+    # Found by the fuzz suite: the answer echoes the product id, and 2**66 is past orjson's 64 bits.
+    res = api_a.get("/api/purchase-order/default-cost", {"supplier_id": 2**70, "product_id": 2**66})
+    assert res.status_code == 200, res.content
+    assert res.json()["data"]["unit_cost"] is None and res.json()["data"]["product_id"] == 2**66

@@ -46,6 +46,7 @@ class Column:
     key: str  # output key
     path: str  # .values() path
     is_datetime: bool = False  # a DateTimeField: `fetch` reads it as the JSON text (UtcIso)
+    as_float: bool = False  # a DecimalField the schema shows as a float (coordinates): float(value)
 
 
 @dataclass(frozen=True)
@@ -58,12 +59,19 @@ class Nested:
 Plan = tuple[Column | Nested, ...]
 
 
+def _unannotated(annotation: Any) -> Any:
+    """`X` of `Annotated[X, ...]`: an output field's bounds (`ge`, `le`) hold for what the column
+    holds, since every write was checked against the same bounds."""
+    return typing.get_args(annotation)[0] if typing.get_origin(annotation) is typing.Annotated else annotation
+
+
 def _plain(annotation: Any) -> tuple[Any, bool]:
-    """(the type, whether None is allowed) of `X` or `X | None`."""
+    """(the type, whether None is allowed) of `X` or `X | None` (either maybe `Annotated`)."""
+    annotation = _unannotated(annotation)
     args = typing.get_args(annotation)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in args:
         rest = [a for a in args if a is not type(None)]
-        return (rest[0] if len(rest) == 1 else None), True
+        return (_unannotated(rest[0]) if len(rest) == 1 else None), True
     return annotation, False
 
 
@@ -106,7 +114,12 @@ def _column(model: type[models.Model], name: str, annotation: Any, prefix: str =
         if not is_dict or field.null or field.default is not dict:
             return None
         return Column(key=name, path=f"{prefix}{name}")
-    if wanted is None or _column_type(field) is not wanted or (field.null and not nullable):  # type: ignore[arg-type]
+    if field.null and not nullable:
+        return None
+    if isinstance(field, models.DecimalField) and wanted is float:
+        # What pydantic gives for the validated path: float(Decimal), the nearest double.
+        return Column(key=name, path=f"{prefix}{name}", as_float=True)
+    if wanted is None or _column_type(field) is not wanted:  # type: ignore[arg-type]
         return None
     return Column(key=name, path=f"{prefix}{name}", is_datetime=wanted is dt.datetime)
 
@@ -161,13 +174,19 @@ def value_paths(plan: Plan) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
+def _value(column: Column, value: Any) -> Any:
+    return float(value) if column.as_float and value is not None else value
+
+
 def build(plan: Plan, row: dict[str, Any]) -> dict[str, Any]:
     item: dict[str, Any] = {}
     for part in plan:
         if isinstance(part, Nested):
-            item[part.key] = None if row[part.fk_path] is None else {c.key: row[c.path] for c in part.columns}
+            item[part.key] = (
+                None if row[part.fk_path] is None else {c.key: _value(c, row[c.path]) for c in part.columns}
+            )
         else:
-            item[part.key] = row[part.path]
+            item[part.key] = _value(part, row[part.path])
     return item
 
 
@@ -252,11 +271,21 @@ def _builder(plan: Plan, names: tuple[str, ...]) -> Builder:
     flat = _getter(indexes)
     names_ = tuple(keys)
 
+    # Decimal columns shown as floats: (key, sub-key or None for a top-level column).
+    floats = [(part.key, None) for part in plan if isinstance(part, Column) and part.as_float] + [
+        (part.key, c.key) for part in plan if isinstance(part, Nested) for c in part.columns if c.as_float
+    ]
+
     def build_row(row: tuple[Any, ...]) -> dict[str, Any]:
         item = dict(zip(names_, flat(row), strict=True))
         for key, sub_keys, sub in nested:
             if item[key] is not None:
                 item[key] = dict(zip(sub_keys, sub(row), strict=True))
+        for key, sub_key in floats:
+            holder = item if sub_key is None else item[key]
+            name = key if sub_key is None else sub_key
+            if holder is not None and holder[name] is not None:
+                holder[name] = float(holder[name])
         return item
 
     return build_row

@@ -235,6 +235,20 @@ class Crud:
         formatted by Postgres. `prefix` and `fetch`: for core/listsql.py."""
         plan = self.row_plan
         assert plan is not None
+        narrowed = bool((params.search and params.search.strip()) or params.filter_field)
+        shows_id = any(
+            isinstance(part, rows.Column) and part.path == self.model._meta.pk.attname for part in plan
+        )
+        if narrowed and fetch is None and self.statements is None and shows_id:
+            # A searched or filtered page in two steps: its ids with the total, then those rows with
+            # their joins. The total counts every match, so one statement would join (and carry)
+            # every match's related rows (8,970 ship-tos: 45 ms against 8 ms + 1 ms).
+            keys = paginate(self.list_queryset(params, prefix=prefix).values("pk"), params, self.default_size)
+            ids = [key["pk"] for key in keys["items"]]
+            found, _ = rows.fetch(plan, rows.values(self.base_queryset().filter(pk__in=ids).order_by(), plan))
+            by_id = {item[self.model._meta.pk.attname]: item for item in found}
+            keys["items"] = [by_id[i] for i in ids if i in by_id]
+            return keys
         qs = rows.values(self.list_queryset(params, prefix=prefix), plan)
         return paginate(
             qs, params, self.default_size, fetch=fetch or (lambda sliced: rows.fetch(plan, sliced))

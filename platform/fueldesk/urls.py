@@ -1,10 +1,11 @@
-from django.urls import path, re_path
+from core.routing import memo_include
+from django.urls import re_path
 
 from fueldesk.api import api
 from fueldesk.views import spa_index
 
 urlpatterns = [
-    path("api/", api.urls),
+    memo_include("api/", api.urls),  # type: ignore[arg-type]
     # Everything else is the single-page app, which routes on the client.
     re_path(r"^(?!api(?:/|$)|static/|assets/).*$", spa_index, name="spa"),
 ]

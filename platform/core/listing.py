@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
-from django.db.models import Count, Func, Q, QuerySet, Window
+from django.db.models import Count, Expression, Func, Q, QuerySet, Window
 from ninja import Field, Schema
 from pydantic import Field as PydanticField
 from pydantic import create_model
@@ -201,6 +201,31 @@ def sort_aliases(qs: QuerySet[Any], aliases: dict[str, str], *, unindexed: bool)
     )
 
 
+class AnyOf(Expression):
+    """`column = ANY(%s::bigint[])`: the ids as one array parameter. `column__in=ids` writes one placeholder per
+    id, and preparing, splitting and quoting 900 of them cost ~15 ms of CPU a request (Django's lookup
+    per value, psycopg's client-side query merge); an array is one value."""
+
+    conditional = True
+    output_field = models.BooleanField()
+
+    def __init__(self, column: str, ids: Sequence[int]) -> None:
+        super().__init__()
+        self.column: Any = models.F(column)
+        self.ids = [int(i) for i in ids]
+
+    def get_source_expressions(self) -> list[Any]:  # type: ignore[override]
+        return [self.column]
+
+    def set_source_expressions(self, exprs: Sequence[Any]) -> None:
+        (self.column,) = exprs
+
+    def as_sql(self, compiler: Any, connection: Any) -> Any:
+        sql, params = compiler.compile(self.column)
+        # The array's text ('{1,2,3}'), cast by Postgres: psycopg's list dumper is Python per item.
+        return f"{sql} = ANY(%s::bigint[])", (*params, "{" + ",".join(map(str, self.ids)) + "}")
+
+
 # A search over a related row's fields (`customer__name`) inlines at most this many of the matching
 # related rows' ids; beyond, it keeps the join.
 RELATED_IDS_INLINE = 1000
@@ -252,7 +277,7 @@ def search_q(model: type[models.Model], paths: Sequence[str], term: str, lookup:
             for rest in rests:
                 query |= Q(**{f"{head}__{rest}__{lookup}": term})
         elif ids:
-            query |= Q(**{f"{fk.attname}__in": ids})  # type: ignore[union-attr]
+            query |= Q(AnyOf(fk.attname, ids))  # type: ignore[union-attr]
     return query
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core import rows
-from core.listing import search_q, sort_aliases
+from core.listing import AnyOf, search_q, sort_aliases
 from django.db.models import Prefetch, QuerySet
 
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder, StatusEvent
@@ -121,7 +121,7 @@ def rows_by_id(ids: list[int]) -> list[dict[str, Any]]:
     """`SalesOrderRow` dicts of these orders, in the order of `ids` (one query)."""
     if not ids:
         return []
-    found = {row["id"]: row for row in row_values(SalesOrder.objects.filter(id__in=ids).order_by())}
+    found = {row["id"]: row for row in row_values(SalesOrder.objects.filter(AnyOf("id", ids)).order_by())}
     return build_rows(found[i] for i in ids if i in found)
 
 

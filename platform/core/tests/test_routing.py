@@ -19,8 +19,9 @@ def test_unknown_api_paths_are_not_found_every_time_and_reverse_still_works():
 
 
 def test_many_paths_do_not_grow_the_memo_without_end(monkeypatch):
-    from core import routing
     from fueldesk.urls import urlpatterns
+
+    from core import routing
 
     memo = next(p for p in urlpatterns if isinstance(p, routing.MemoResolver))
     monkeypatch.setattr(routing, "MAX_PATHS", 10)

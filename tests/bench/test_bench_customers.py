@@ -70,8 +70,10 @@ def gunicorn() -> Iterator[int]:
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
         f"/{db['NAME']}",
     }
-    argv = [sys.executable, "-m", "gunicorn", "fueldesk.wsgi", "-b", f"127.0.0.1:{port}"]
-    proc = subprocess.Popen([*argv, "-w", "2", "--threads", "2", "--log-level", "warning"], env=env, cwd=ROOT)
+    # The server as deployed (infra/gunicorn.conf.py: 2 sync workers, the access log), on a free port.
+    env.update({"PORT": str(port), "WEB_CONCURRENCY": "2", "GUNICORN_LOGLEVEL": "warning"})
+    argv = [sys.executable, "-m", "gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"]
+    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
     try:
         for _ in range(200):
             try:
@@ -230,7 +232,8 @@ def test_customer_list_at_scale(committed, record):
         "seed_seconds": round(seed_seconds, 1),
         "requests_per_case": REQUESTS,
         "load_average_1min_before_after": [round(x, 1) for x in load],
-        "load": "1 keep-alive client, sequential; gunicorn 2 workers x 2 threads; floor: psycopg, 1 conn.",
+        "load": "1 client, sequential; gunicorn as deployed (infra/gunicorn.conf.py, 2 sync workers); "
+        "floor: psycopg, 1 conn.",
         "cases": results,
     }
     print(

@@ -15582,7 +15582,7 @@ export interface components {
             page: number;
             /**
              * Search
-             * @description Free-text search over the list's text fields
+             * @description Free-text search over the list's text fields. A term of fewer than 3 characters matches the start of name, customer__name, customer__account_number, address_one, city__name, zip_code (served from an index); longer terms match anywhere in them.
              */
             search?: string | null;
             /**
@@ -23868,7 +23868,7 @@ export interface operations {
                 order?: ("asc" | "desc") | null;
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Free-text search over the list's text fields */
+                /** @description Free-text search over the list's text fields. A term of fewer than 3 characters matches the start of name, customer__name, customer__account_number, address_one, city__name, zip_code (served from an index); longer terms match anywhere in them. */
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
@@ -24317,7 +24317,7 @@ export interface operations {
                 order?: ("asc" | "desc") | null;
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Free-text search over the list's text fields */
+                /** @description Free-text search over the list's text fields. A term of fewer than 3 characters matches the start of name, customer__name, customer__account_number, address_one, city__name, zip_code (served from an index); longer terms match anywhere in them. */
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;

@@ -202,9 +202,9 @@ def sort_aliases(qs: QuerySet[Any], aliases: dict[str, str], *, unindexed: bool)
 
 
 class AnyOf(Expression):
-    """`column = ANY(%s::bigint[])`: the ids as one array parameter. `column__in=ids` writes one placeholder per
-    id, and preparing, splitting and quoting 900 of them cost ~15 ms of CPU a request (Django's lookup
-    per value, psycopg's client-side query merge); an array is one value."""
+    """`column = ANY(%s::bigint[])`: the ids as one array parameter. `column__in=ids` writes one
+    placeholder per id, and preparing, splitting and quoting 900 of them cost ~15 ms of CPU a request
+    (Django's lookup per value, psycopg's client-side query merge); an array is one value."""
 
     conditional = True
     output_field = models.BooleanField()

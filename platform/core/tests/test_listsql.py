@@ -9,6 +9,7 @@ from django.test import override_settings
 
 from conftest import Api
 from core.listing import ListParams, apply_list, paginate
+from core.tests.test_fast_lists import _list_url
 
 # Terms of both kinds (one or two letters: prefix; longer: contains), LIKE's own characters, quotes.
 TERMS = ["a", "ab", "%", "_", "a%", "\\", "o'b", "x_y", "  ", "zzzzzzzz"]
@@ -127,13 +128,3 @@ def test_a_kept_page_binds_the_term_escaped(term: str, tenant_a: Any, in_tenant:
 
 def _params(**values: Any) -> ListParams:
     return ListParams.model_validate(values)
-
-
-def _list_url(crud: Any) -> str | None:
-    from fueldesk.api import api
-
-    schema = api.get_openapi_schema(path_prefix="/api")
-    for path, methods in schema["paths"].items():
-        if methods.get("get", {}).get("operationId") == f"{crud.resource}_list":
-            return str(path)
-    return None

@@ -101,11 +101,15 @@ def test_the_spec_example_patch_on_a_customer_is_a_json_405(api_a):
 
 def test_an_unexpected_error_is_a_json_500(api_a, monkeypatch):
     from core.crud import Crud
+    from core.listsql import ListStatements
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
 
+    # Both ways a kit list is read: through the ORM, or by its kept statements (core/listsql.py,
+    # once another test has taught it the shape).
     monkeypatch.setattr(Crud, "list_queryset", boom)
+    monkeypatch.setattr(ListStatements, "page", boom)
     res = Api(api_a.token).client.get("/api/user-account", HTTP_AUTHORIZATION=f"Bearer {api_a.token}")
     body = assert_json_detail(res, 500)
     assert "kaboom" not in body["detail"]

@@ -349,6 +349,12 @@ def _joined(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def is_narrowed(params: Any) -> bool:
+    """A search term or a filter: the page carries its total (COUNT(*) OVER ()), and lists may read
+    it ids-first or sort by index-free keys."""
+    return bool((params.search and params.search.strip()) or params.filter_field)
+
+
 def paginate(
     qs: QuerySet[Any],
     params: ListParams,
@@ -361,7 +367,7 @@ def paginate(
     the first row (None without a row); see `core.rows.fetch`."""
     size = params.size or default_size
     start = (params.page - 1) * size
-    narrowed = bool((params.search and params.search.strip()) or params.filter_field)
+    narrowed = is_narrowed(params)
     if narrowed and not qs.query.distinct and not qs.query.combinator:
         # A searched or filtered list: the page and its total in one query (COUNT(*) OVER ()), so
         # the matches are found once instead of twice. An unfiltered list keeps count() + LIMIT,

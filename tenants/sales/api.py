@@ -6,7 +6,7 @@ from typing import Any
 
 from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError
-from core.listing import TEXT_OPERATORS, ListSpec, apply_list, paginate
+from core.listing import TEXT_OPERATORS, ListSpec, apply_list, is_narrowed, paginate
 from core.permissions import perm, register_resource
 from core.renderers import prerendered
 from django.http import HttpRequest
@@ -152,7 +152,7 @@ def list_orders(request: HttpRequest, params: Query[SalesOrderQuery]) -> Any:
     # A list narrowed by text (the search box, a text filter) sorts by index-free keys, so Postgres
     # reads the matches from their own indexes instead of walking the planned-date index through a
     # million orders (core.listing.Unindexed).
-    by_text = bool((params.search and params.search.strip()) or params.filter_field)
+    by_text = is_narrowed(params)
     qs = apply_list(selectors.order_sort_keys(qs, unindexed=by_text), narrowed, LIST_SPEC)
     size = ARCHIVE_SIZE if params.status == "archive" else DEFAULT_SIZE
     # The page's ids and the total first, then only those rows with what they show: the joins are

@@ -6,7 +6,8 @@ Everything is read from the environment so one file serves every place:
   or ``GUNICORN_BIND`` for a full bind address;
 - ``WEB_CONCURRENCY``: sync workers (default 2, or 3 with 4+ CPUs); the views are sync Django;
 - ``GUNICORN_TIMEOUT`` (default 60 s), ``GUNICORN_MAX_REQUESTS`` (default 1000, jittered);
-- ``FORWARDED_ALLOW_IPS``: proxies whose X-Forwarded-* headers are trusted (the ALB in AWS).
+- ``FORWARDED_ALLOW_IPS``: proxies whose X-Forwarded-* headers are trusted (the ALB in AWS);
+- ``DB_MAX_PARALLEL_WORKERS_PER_GATHER`` (default 0 here): parallel query for request connections.
 """
 
 import os
@@ -22,6 +23,10 @@ graceful_timeout = 20
 keepalive = 5
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
 max_requests_jitter = max_requests // 10
+
+# Interactive requests do not use parallel query (fueldesk/settings.py, database_from_url): set here,
+# before the workers load Django, so the worker processes and `make run` share it.
+os.environ.setdefault("DB_MAX_PARALLEL_WORKERS_PER_GATHER", "0")
 
 # Django opens its database connections lazily after the fork: no preload (and no shared sockets).
 preload_app = False

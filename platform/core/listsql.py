@@ -19,6 +19,12 @@ text and their parameters must differ exactly where the term goes. Anything else
 is not one page read, or a count and a page read; an empty `IN ()`; a parameter that moves in
 another way) is not kept and the list is read through the ORM as before.
 
+A searched or filtered page of a list whose rows carry their primary key is kept as two statements:
+the page's ids with the total (compiled and proven as above, never joined), then those rows with
+their joins (`RowsById`, one per list: the ids bound in as one array text). The statements are sent
+as their final text on a server-binding cursor (`prepared_cursor`), so Postgres keeps the plan of a
+page that is asked for again.
+
 What `pure_queries=True` promises, which the kit cannot check: the resource's `queryset()` and
 `apply_filters` build the same query for the same parameters: no clock (`timezone.now()`,
 `localdate()`), no values read from the database or from anything but `params`, and the search term
@@ -28,13 +34,16 @@ used only for whether it is blank. A list that breaks it must leave the flag off
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import psycopg
 from django.conf import settings
 from django.db import connections
+from django.db.models import QuerySet
 
 from core import rows
+from core.listing import ids_text, paginate
 
 # A stand-in search term that LIKE escaping leaves as it is, so it is found again in the parameters.
 STAND_IN = "kitlistsqlstandinq7z"
@@ -67,9 +76,48 @@ class Shape:
         tuple[int, tuple[Callable[..., Any], ...], Any], ...
     ]  # (index, field converters, expression)
     narrowed: bool  # the page carries its total (COUNT(*) OVER ())
+    ids_first: bool = False  # `page` reads the page's ids and total; `ListStatements.rows` its rows
+
+
+@dataclass(frozen=True)
+class RowsById:
+    """The statement that reads given rows with their joins (`rows_for(ids)`): one per list, the
+    ids bound in as the one array text AnyOf sends."""
+
+    sql: str
+    params: tuple[Any, ...]
+    ids_at: int
+    names: tuple[str, ...]
+    converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+
+    def bind(self, ids: list[int]) -> tuple[Any, ...]:
+        bound = list(self.params)
+        bound[self.ids_at] = ids_text(ids)
+        return tuple(bound)
+
+
+# Stand-in ids for learning the rows statement: no row has them, and their text is found again.
+STAND_IN_IDS = [-424242, -737373]
 
 
 Build = Callable[..., dict[str, Any]]
+
+
+def prepared_cursor(connection: Any) -> Any:
+    """A cursor on `connection` that lets Postgres keep a statement's plan: a server-binding psycopg
+    cursor, wrapped as Django wraps its own (execute wrappers, query logging).
+
+    Django's cursors bind client-side and never prepare, so every list page was parsed and planned
+    again (0.6-1.5 ms for a trigram search of the customers, more than the rows cost to read). A
+    kept statement is sent here as its final text (`mogrify`, the term and values inlined as Django
+    would send them): psycopg prepares a text its connection has run `prepare_threshold` times
+    (settings: DATABASES OPTIONS) and then sends only its name. No parameters, so the plan Postgres
+    keeps is the one it would make anyway (a generic plan cannot mis-guess a term it does not know).
+    A prepared statement is parsed again when the search_path differs from its last run (PostgreSQL
+    PREPARE: "if the value of search_path changes ... re-parsed"), so one tenant's plan never reads
+    another's tables. The connection must be open (Django's `connection.cursor()` opens it)."""
+    raw = psycopg.Cursor(connection.connection)
+    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 class ListStatements:
@@ -84,6 +132,9 @@ class ListStatements:
         count: Callable[[Any], int],
         prefix_below: int,
         default_size: int,
+        keys: Callable[[Any, bool | None], QuerySet[Any]] | None = None,
+        rows_for: Callable[[list[int]], QuerySet[Any]] | None = None,
+        pk_key: str = "id",
         db: str = "default",
     ) -> None:
         self.plan = plan
@@ -91,6 +142,12 @@ class ListStatements:
         self.build = build
         self.count = count
         self.prefix_below = prefix_below
+        # A searched or filtered page read ids-first: `keys(params, prefix)` is the list's queryset
+        # of primary keys, `rows_for(ids)` the rows of those keys (values() of the plan).
+        self.keys = keys
+        self.rows_for = rows_for
+        self.rows: RowsById | None = None
+        self.pk_key = pk_key  # the item key of the primary key, to put the rows back in order
         self.db = db
         self.shapes: dict[str, Shape | None] = {}
 
@@ -121,20 +178,37 @@ class ListStatements:
 
         connection = connections[self.db]
         total: int | None = None
-        # One cursor for both statements: one `SET search_path` (django-tenants sets it per cursor).
-        with connection.cursor() as cursor:
+        ids: list[int] = []
+        names, converters = shape.names, shape.converters
+        # django-tenants sets the search_path on the cursor Django opens; the statements then run on
+        # one server-binding cursor of the same connection (see `prepared_cursor`).
+        with connection.cursor() as cursor, prepared_cursor(connection) as server:
             if shape.count is not None:
-                cursor.execute(shape.count.sql, shape.count.bind(escaped))
-                total = int(cursor.fetchone()[0])
-            cursor.execute(shape.page.sql, shape.page.bind(escaped))
-            found = cursor.fetchall()
-        if shape.converters and found:
+                server.execute(cursor.cursor.mogrify(shape.count.sql, shape.count.bind(escaped)))
+                total = int(server.fetchone()[0])
+            server.execute(cursor.cursor.mogrify(shape.page.sql, shape.page.bind(escaped)))
+            found = server.fetchall()
+            if shape.ids_first:
+                assert self.rows is not None  # learned with the shape
+                # The page's ids with the total, then those rows with their joins (put back in order).
+                ids = [key[shape.names.index("pk")] for key in found]
+                window = found[0][shape.names.index(rows.TOTAL)] if found else None
+                names, converters = self.rows.names, self.rows.converters
+                found = []
+                if ids:
+                    server.execute(cursor.cursor.mogrify(self.rows.sql, self.rows.bind(ids)))
+                    found = server.fetchall()
+        if converters and found:
             found = [list(row) for row in found]
             for row in found:
-                for i, converters, expression in shape.converters:
-                    for convert in converters:
+                for i, field_converters, expression in converters:
+                    for convert in field_converters:
                         row[i] = convert(row[i], expression, connection)
-        items, window_total = rows.items_of(self.plan, shape.names, found)
+        items, window_total = rows.items_of(self.plan, names, found)
+        if shape.ids_first:
+            by_key = {item[self.pk_key]: item for item in items}
+            items = [by_key[i] for i in ids if i in by_key]
+            window_total = None if window is None else int(window)
         if shape.narrowed:
             # Past the last page there is no row to carry the total: count then (as paginate does).
             total = (
@@ -150,6 +224,18 @@ class ListStatements:
         that cannot be kept is final (the statement itself) or may be learned on another request
         (this one sent other statements than usual: an empty page past the last one, `IN ()`)."""
         connection = connections[self.db]
+        if self.keys is not None and self.rows_for is not None and (term or params.filter_field):
+            # Read ids-first: both statements are compiled, not sent, then proven as below.
+            compiled = self._compiled(params, term, kind == "prefix" if term else None)
+            shape = None
+            if compiled is not None and self._rows_by_id() is not None:
+                sql, sql_params, names, expressions = compiled
+                compiled_seen = {"names": names, "expressions": expressions}
+                shape = self._shape(params, term, kind, [(sql, sql_params)], compiled_seen)
+            if shape is None:
+                return self.build(params), None, True
+            shape = replace(shape, ids_first=True)
+            return self._run(shape, params, connection.ops.prep_for_like_query(term)), shape, True
         sent: list[tuple[str, tuple[Any, ...]]] = []
 
         def note(execute: Any, sql: str, sql_params: Any, many: bool, context: Any) -> Any:
@@ -206,35 +292,67 @@ class ListStatements:
                 return None
             term_at = tuple(at)
             template = stand_in[1]  # STAND_IN where the term goes
-        converters = []
-        connection = connections[self.db]
-        for i, expression in enumerate(seen["expressions"]):
-            if connection.ops.get_db_converters(expression):
-                return None  # bound to this thread's connection: not kept
-            field_converters = expression.get_db_converters(connection)
-            if field_converters:
-                converters.append((i, tuple(field_converters), expression))
+        converters = self._converters(seen["expressions"])
+        if converters is None:
+            return None
         return Shape(
             count=count,
             page=Statement(sql, tuple(template), term_at),
             names=seen["names"],
-            converters=tuple(converters),
+            converters=converters,
             narrowed=narrowed,
         )
 
-    def _compiled(self, params: Any, term: str, prefix: bool) -> tuple[str, tuple[Any, ...]] | None:
-        """The page statement of `params` with `term` as the search term, compiled, not run."""
+    def _converters(self, expressions: list[Any]) -> tuple[tuple[int, tuple[Any, ...], Any], ...] | None:
+        """The field converters of a statement's columns (JSON, …); None when one is bound to this
+        thread's connection (not kept)."""
+        converters = []
+        connection = connections[self.db]
+        for i, expression in enumerate(expressions):
+            if connection.ops.get_db_converters(expression):
+                return None
+            field_converters = expression.get_db_converters(connection)
+            if field_converters:
+                converters.append((i, tuple(field_converters), expression))
+        return tuple(converters)
+
+    def _rows_by_id(self) -> RowsById | None:
+        """The list's rows-by-id statement, learned once: compiled with stand-in ids, whose array
+        text must be exactly one of its parameters."""
+        if self.rows is None and self.rows_for is not None:
+            qs = self.rows_for(STAND_IN_IDS)
+            compiler = qs.query.get_compiler(self.db)
+            sql, sql_params = compiler.as_sql()
+            at = [i for i, value in enumerate(sql_params) if value == ids_text(STAND_IN_IDS)]
+            converters = self._converters([s[0] for s in compiler.select[0 : compiler.col_count]])
+            if len(at) != 1 or converters is None:
+                self.rows_for = None  # read through the ORM from now on
+                return None
+            self.rows = RowsById(sql, tuple(sql_params), at[0], rows.names_of(qs.query), converters)
+        return self.rows
+
+    def _compiled(
+        self, params: Any, term: str, prefix: bool | None
+    ) -> tuple[str, tuple[Any, ...], tuple[str, ...], list[Any]] | None:
+        """The page statement of `params` with `term` as the search term, compiled, not run: its
+        SQL, parameters, column names and select expressions. Read ids-first: the keys statement."""
         from django.core.exceptions import EmptyResultSet, FullResultSet
 
-        compiled: list[tuple[str, tuple[Any, ...]]] = []
+        compiled: list[tuple[str, tuple[Any, ...], tuple[str, ...], list[Any]]] = []
 
         def fetch(sliced: Any) -> tuple[list[Any], int | None]:
+            compiler = sliced.query.get_compiler(self.db)
             try:
-                sql, sql_params = sliced.query.get_compiler(self.db).as_sql()
+                sql, sql_params = compiler.as_sql()
             except (EmptyResultSet, FullResultSet):
                 return [], 0
-            compiled.append((sql, tuple(sql_params)))
+            expressions = [s[0] for s in compiler.select[0 : compiler.col_count]]
+            compiled.append((sql, tuple(sql_params), rows.names_of(sliced.query), expressions))
             return [], 0  # a total: paginate does not count
 
-        self.build(params.model_copy(update={"search": term}), prefix=prefix, fetch=fetch)
+        with_term = params.model_copy(update={"search": term})
+        if self.keys is not None and self.rows_for is not None and (term or params.filter_field):
+            paginate(self.keys(with_term, prefix), with_term, self.default_size, fetch=fetch)
+        else:
+            self.build(with_term, prefix=prefix, fetch=fetch)
         return compiled[0] if len(compiled) == 1 else None

@@ -20,7 +20,15 @@ def env_bool(name: str, default: bool = False) -> bool:
 def database_from_url(url: str) -> dict[str, object]:
     parsed = urlparse(url)
     query = parse_qs(parsed.query)
-    options: dict[str, object] = {}
+    # Django binds client-side and never prepares; the kit's kept list statements run on server-binding
+    # cursors (core.listsql.prepared_cursor), prepared by psycopg on their 5th run on a connection.
+    options: dict[str, object] = {"prepare_threshold": int(os.environ.get("DB_PREPARE_THRESHOLD", "5"))}
+    # Parallel query for this process's sessions (unset: the server's default). The web server sets 0
+    # (infra/gunicorn.conf.py): a list page must not wait ~15 ms for parallel workers that a guessed
+    # row count chose (`= ANY(ARRAY(subquery))` is planned as 10 ids); batch workers keep the default.
+    parallel = os.environ.get("DB_MAX_PARALLEL_WORKERS_PER_GATHER", "").strip()
+    if parallel:
+        options["options"] = f"-c max_parallel_workers_per_gather={int(parallel)}"
     host = unquote(parsed.hostname or "")
     if "host" in query:  # unix socket directories, as embedded servers hand them out
         host = query["host"][0]

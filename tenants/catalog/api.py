@@ -85,7 +85,7 @@ missing_id_routes(category_router, "", "product_category", services.MISSING_CATE
 sub_category_crud = Crud(
     router=sub_category_router,
     resource="product_sub_category",
-    # No pure_queries: its search through a foreign key reads the related table (core.listing.search_q).
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="Product sub-category",
     plural="Product sub-categories",
     model=ProductSubCategory,

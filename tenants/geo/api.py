@@ -50,7 +50,7 @@ def filter_cities(qs: Any, params: Any) -> Any:
 Crud(
     router=city_router,
     resource="city",
-    # No pure_queries: its search through a foreign key reads the related table (core.listing.search_q).
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     label="City",
     plural="Cities",
     model=City,

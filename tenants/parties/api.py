@@ -211,6 +211,7 @@ Crud(
     create_in=ShipToIn,
     ops=ALL_OPS,
     default_size=100,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     queryset=selectors.ship_tos,
     filters=ShipToQuery,
     apply_filters=selectors.filter_ship_tos,

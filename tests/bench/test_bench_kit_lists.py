@@ -1,0 +1,139 @@
+"""Every kit list beside its SQL floor (issue 14): one tenant with `BENCH_KIT_LIST_ROWS` rows of every
+model (`tests.model_factory.fill_tenant`), page 1 of each `Crud` list at 100 rows a page through
+gunicorn as deployed, alternating with the floor: every statement that request sends (captured from
+Django on a warm request: a kept list's, or the ORM's), replayed by psycopg on one connection with the
+web server's session settings. The customer and ship-to lists at 100k / 1M rows are
+`test_bench_customers.py`.
+
+Target: API p95 ≤ floor p95 + 5 ms for every list; the result says where it stands (benchmarks do not
+fail on time).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import time
+from typing import Any
+
+import psycopg
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.bench.stats import summary
+from tests.bench.test_bench_customers import GAP_TARGET_MS, api_call, gunicorn, sql_call
+
+ROWS = int(os.environ.get("BENCH_KIT_LIST_ROWS", "120"))
+REQUESTS = int(os.environ.get("BENCH_KIT_LIST_REQUESTS", "100"))  # per list, each side
+WARM_UP = 10
+
+
+def list_paths() -> dict[str, tuple[str, str]]:
+    """resource → (page-1 path with 100 rows a page, how the kit reads it)."""
+    import fueldesk.api  # noqa: F401  declares every resource
+    from core.crud import REGISTRY
+    from fueldesk.api import api
+
+    by_operation = {
+        methods["get"]["operationId"]: path
+        for path, methods in api.get_openapi_schema(path_prefix="/api")["paths"].items()
+        if "get" in methods
+    }
+    out = {}
+    for crud in REGISTRY:
+        path = by_operation.get(f"{crud.resource}_list")
+        if path is None or "{" in path:
+            continue
+        how = "kept" if crud.statements is not None else ("fast" if crud.row_plan is not None else "validated")
+        out[crud.resource] = (f"{path}?size=100", how)
+    return out
+
+
+def test_every_kit_list_near_its_floor(committed, record):
+    from tenancy.services import provision_tenant
+
+    from tenants.accounts.auth import session_for
+    from tests.model_factory import fill_tenant
+
+    tenant, admin = provision_tenant(
+        company_name=f"Bench Kit Lists {time.time_ns()}",
+        admin_email=f"k{time.time_ns()}@lists.bench",
+        admin_name="Bench Admin",
+        admin_password="Bench-pass-2026",
+        use_pool=False,
+    )
+    connection.set_tenant(tenant)
+    start = time.perf_counter()
+    made = fill_tenant(ROWS)
+    seed_seconds = time.perf_counter() - start
+    token = session_for(admin, tenant)["access_token"]
+    connection.set_schema_to_public()
+
+    paths = list_paths()
+    captured: dict[str, list[str]] = {}
+    client = Client()
+    for resource, (path, _) in paths.items():
+        client.get(path, HTTP_AUTHORIZATION=f"Bearer {token}")  # a kept list learns its statements
+        with CaptureQueriesContext(connection) as ctx:
+            res = client.get(path, HTTP_AUTHORIZATION=f"Bearer {token}")
+        assert res.status_code == 200, (path, res.content[:300])
+        captured[resource] = [q["sql"] for q in ctx.captured_queries if not q["sql"].startswith("SET ")]
+    connection.set_schema_to_public()
+
+    db = settings.DATABASES["default"]
+    results: dict[str, Any] = {}
+    load_before = os.getloadavg()
+    with gunicorn() as port:
+        floor = psycopg.connect(
+            host=str(db["HOST"] or "127.0.0.1"),
+            port=int(str(db["PORT"] or 5432)),
+            user=str(db["USER"]),
+            dbname=str(db["NAME"]),
+            options="-c max_parallel_workers_per_gather=0",  # as the web server's sessions
+        )
+        floor.autocommit = True
+        floor.execute(f'SET search_path = "{tenant.schema_name}", public')  # type: ignore[call-overload]
+        http = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            with floor.cursor() as cur:
+                for resource, (path, how) in paths.items():
+                    api: list[float] = []
+                    sql: list[float] = []
+                    for n in range(WARM_UP + REQUESTS):
+                        a, s = api_call(http, path, token), sql_call(cur, captured[resource])
+                        if n >= WARM_UP:
+                            api.append(a)
+                            sql.append(s)
+                    results[resource] = {
+                        "path": path,
+                        "read": how,
+                        "statements": len(captured[resource]),
+                        "api": summary(api),
+                        "sql_floor": summary(sql),
+                    }
+        finally:
+            http.close()
+            floor.close()
+    load = (load_before[0], os.getloadavg()[0])
+
+    print(f"\nevery kit list, {ROWS} rows of every model (seed {seed_seconds:.0f} s), page 1 of 100 rows")
+    print("| list | read | statements | API p50 | API p95 | SQL p50 | SQL p95 | gap p95 |")
+    for resource, r in results.items():
+        r["gap_p95_ms"] = round(r["api"]["p95_ms"] - r["sql_floor"]["p95_ms"], 1)
+        print(
+            f"| {resource} | {r['read']} | {r['statements']} | {r['api']['p50_ms']} | {r['api']['p95_ms']} "
+            f"| {r['sql_floor']['p50_ms']} | {r['sql_floor']['p95_ms']} | {r['gap_p95_ms']} |"
+        )
+    wide = {k: r["gap_p95_ms"] for k, r in results.items() if r["gap_p95_ms"] > GAP_TARGET_MS}
+    print(f"API p95 - SQL floor p95 ≤ {GAP_TARGET_MS} ms: " + (f"over for {wide}" if wide else "met"))
+    record["kit_lists"] = {
+        "rows_per_model": ROWS,
+        "rows_made": sum(made.values()),
+        "requests_per_list": REQUESTS,
+        "load_average_1min_before_after": [round(x, 1) for x in load],
+        "gap_target_ms": GAP_TARGET_MS,
+        "over_gap_target": wide,
+        "lists": results,
+    }

@@ -101,6 +101,7 @@ Crud(
     create_in=YardIn,
     ops=ALL_OPS,
     default_size=25,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     queryset=selectors.yards,
     filters=YardQuery,
     apply_filters=selectors.filter_yards,

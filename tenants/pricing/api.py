@@ -275,6 +275,7 @@ buying_price_crud = Crud(
     create_in=BuyingPriceIn,
     ops=("list", "get"),
     default_size=100,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     queryset=selectors.buying_prices,
     filters=BuyingPriceQuery,
     apply_filters=selectors.filter_buying_prices,

@@ -46,7 +46,8 @@ def list_paths() -> dict[str, tuple[str, str]]:
         path = by_operation.get(f"{crud.resource}_list")
         if path is None or "{" in path:
             continue
-        how = "kept" if crud.statements is not None else ("fast" if crud.row_plan is not None else "validated")
+        fast = "fast" if crud.row_plan is not None else "validated"
+        how = "kept" if crud.statements is not None else fast
         out[crud.resource] = (f"{path}?size=100", how)
     return out
 

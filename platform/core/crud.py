@@ -171,6 +171,13 @@ class Crud:
     # reads, the search term only for whether it is blank): the fast list's compiled statements are
     # kept per shape and run again (core/listsql.py). Leave it off when that is not so.
     pure_queries: bool = False
+    # Output fields a fast list computes itself (a resolver's or a property's value, a related list):
+    # `fill_rows(items)` sets them on the page's rows, which carry the plan's columns and the
+    # `extra_columns` paths (an annotation of the queryset is read as one; what the output schema
+    # does not name is dropped from the answer). Each rule is written once, beside the model.
+    computed: tuple[str, ...] = ()
+    extra_columns: tuple[str, ...] = ()
+    fill_rows: Callable[[list[dict[str, Any]]], None] | None = None
 
     def __post_init__(self) -> None:
         ops = list(self.ops)
@@ -185,7 +192,14 @@ class Crud:
             self.update_in = partial_schema(self.create_in, f"{self.label.replace(' ', '')}Update")
         # Lists whose output is plain columns skip model instances and output validation.
         fast = self.fast_list and getattr(settings, "KIT_FAST_LISTS", True)
-        self.row_plan = rows.plan_for(self.model, self.out) if fast else None
+        if set(self.computed) - set(self.extra_columns) and self.fill_rows is None:
+            raise ValueError(f"{self.resource}: computed fields need fill_rows (or an extra column each)")
+        self.row_plan = (
+            rows.plan_for(self.model, self.out, computed=self.computed, extra=self.extra_columns)
+            if fast
+            else None
+        )
+        self.out_keys = tuple(self.out.model_fields)
         # A page can be read ids-first only when its rows carry the primary key to put them in order.
         pk = self.model._meta.pk.attname
         self.shows_pk = any(isinstance(p, rows.Column) and p.path == pk for p in self.row_plan or ())
@@ -253,6 +267,13 @@ class Crud:
             fetch=fetch or (lambda sliced: rows.fetch(plan, sliced)),
             count_of=listed,
         )
+
+    def filled(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows with their computed fields, keyed in the output schema's order (as validated)."""
+        if self.fill_rows is not None:
+            self.fill_rows(items)
+        keys = self.out_keys
+        return [{key: item[key] for key in keys} for item in items]
 
     def rows_for_ids(self, ids: list[int]) -> QuerySet[Any]:
         """The rows of these primary keys with their joins, as the fast list reads them (any order)."""
@@ -322,6 +343,8 @@ class Crud:
                 # The fast path: rows rendered as they are, the statements kept per shape where the
                 # list's queries are pure (core/listsql.py).
                 page = crud.statements.page(params) if crud.statements else crud.fast_page(params)
+                if crud.computed:
+                    page["items"] = crud.filled(page["items"])
                 body = renderers.dumps({"status_code": 200, "message": message, "data": page})
                 return HttpResponse(body, content_type="application/json; charset=utf-8")
 

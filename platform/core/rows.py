@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import FieldDoesNotExist
 from django.db import connections, models
 from django.db.models import F, Func, QuerySet
@@ -111,11 +112,20 @@ def _column(model: type[models.Model], name: str, annotation: Any, prefix: str =
         # A JSON column declared as an object (`dict[str, Any]`): only when the column cannot be
         # null and its default is an object, so what it holds is what the schema says.
         is_dict = wanted is dict or typing.get_origin(wanted) is dict
-        if not is_dict or field.null or field.default is not dict:
+        # Or as a list of objects (`list[dict[str, Any]]`): not of a schema, which would re-shape them.
+        item = (typing.get_args(wanted) or (dict,))[0]
+        is_list = typing.get_origin(wanted) is list and (item is dict or typing.get_origin(item) is dict)
+        if field.null or not ((is_dict and field.default is dict) or (is_list and field.default is list)):
             return None
         return Column(key=name, path=f"{prefix}{name}")
     if field.null and not nullable:
         return None
+    if isinstance(field, ArrayField):
+        # A Postgres array of a plain type, declared as `list[that type]`: psycopg reads a list.
+        base = _column_type(field.base_field)
+        if typing.get_origin(wanted) is not list or typing.get_args(wanted) != (base,) or field.null:
+            return None
+        return Column(key=name, path=f"{prefix}{name}")
     if isinstance(field, models.DecimalField) and wanted is float:
         # What pydantic gives for the validated path: float(Decimal), the nearest double.
         return Column(key=name, path=f"{prefix}{name}", as_float=True)
@@ -124,10 +134,17 @@ def _column(model: type[models.Model], name: str, annotation: Any, prefix: str =
     return Column(key=name, path=f"{prefix}{name}", is_datetime=wanted is dt.datetime)
 
 
-def plan_for(model: type[models.Model], out: type[Schema], *, computed: tuple[str, ...] = ()) -> Plan | None:
+def plan_for(
+    model: type[models.Model],
+    out: type[Schema],
+    *,
+    computed: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
+) -> Plan | None:
     """How to build `out` from `.values()` of `model`, or None when it cannot be done faithfully.
     `computed`: fields of `out` left out of the plan, that the caller adds to each built row itself
-    (e.g. a resolver's value, or a reverse relation read by a query of its own)."""
+    (e.g. a resolver's value, or a reverse relation read by a query of its own). `extra`: `.values()`
+    paths read as they are under their own key, for the caller's computed fields (not in `out`)."""
     if not _simple_schema(out, frozenset(computed)):
         return None
     plan: list[Column | Nested] = []
@@ -160,6 +177,7 @@ def plan_for(model: type[models.Model], out: type[Schema], *, computed: tuple[st
         if column is None:
             return None
         plan.append(column)
+    plan += [Column(key=path, path=path) for path in extra]
     return tuple(plan)
 
 

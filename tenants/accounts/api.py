@@ -216,6 +216,8 @@ Crud(
     update_in=RoleUpdate,
     ops=("list", "get", "create", "update", "delete"),
     default_size=100,
+    computed=("user_count",),
+    extra_columns=("user_count",),  # the queryset's annotation
     queryset=selectors.roles,
     create=lambda data: services.create_role(data, acting_user=acting_user()),
     update=lambda role, data: services.update_role(role, data, acting_user=acting_user()),

@@ -58,3 +58,9 @@ class JobLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind or self.actor} {self.status}"
+
+
+def can_retry(status: str, retryable: bool) -> bool:
+    """A job the user may run again: it failed and is safe to repeat. JobLogOut and the job-log list's
+    rows both answer this."""
+    return bool(status == "failed" and retryable)

@@ -32,7 +32,9 @@ class JobLogOut(Schema):
 
     @staticmethod
     def resolve_can_retry(obj: Any) -> bool:
-        return bool(obj.status == "failed" and obj.retryable)
+        from tenants.jobs.models import can_retry
+
+        return can_retry(obj.status, obj.retryable)
 
 
 class JobLogFilters(Schema):

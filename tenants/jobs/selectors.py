@@ -10,7 +10,7 @@ from core.jobs import KINDS
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from tenants.jobs.models import JobLog
+from tenants.jobs.models import JobLog, can_retry
 
 
 def job_logs() -> QuerySet[JobLog]:
@@ -60,3 +60,10 @@ def job_kinds() -> list[dict[str, Any]]:
 
 def now() -> dt.datetime:
     return timezone.now()
+
+
+def fill_job_log_rows(items: list[dict[str, Any]]) -> None:
+    """The job-log list's `can_retry` on its plain rows (core.crud `fill_rows`); JobLogOut's resolver
+    says the same of a model instance."""
+    for item in items:
+        item["can_retry"] = can_retry(item["status"], item["retryable"])

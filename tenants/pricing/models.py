@@ -73,11 +73,7 @@ class PaymentTerm(Timestamped):
     @property
     def summary(self) -> str:
         """A short human label, e.g. '2% 10, Net 30' or 'Due on receipt'."""
-        net = f"Net {self.net_days}" if self.net_days else "Due on receipt"
-        if self.discount_percent and self.discount_percent > 0:
-            pct = f"{self.discount_percent.normalize():f}"
-            return f"{pct}% {self.discount_days}, {net}"
-        return net
+        return term_summary(self.net_days, self.discount_percent, self.discount_days)
 
     def due_date(self, invoice_date: dt.date) -> dt.date:
         return invoice_date + dt.timedelta(days=self.net_days)
@@ -242,11 +238,7 @@ class Fee(Timestamped):
     @property
     def subtotal(self) -> Decimal:
         """The fee's own amount (rate x quantity); a percentage fee's amount depends on a document."""
-        from tenants.pricing.engine import money
-
-        if self.is_percentage:
-            return Decimal("0.00")
-        return money(self.rate * self.quantity)
+        return fee_subtotal(self.fee_type, self.amount_type, self.rate, self.quantity)
 
     def clean(self) -> None:
         self.name = (self.name or "").strip()
@@ -413,3 +405,22 @@ class CustomerPrice(Timestamped):
                 violation_error_message="This customer already has a price for this product.",
             )
         ]
+
+
+def term_summary(net_days: int, discount_percent: Decimal | None, discount_days: int) -> str:
+    """A payment term's short label, e.g. '2% 10, Net 30' or 'Due on receipt' (the model's `summary`
+    and the payment-term list's rows)."""
+    net = f"Net {net_days}" if net_days else "Due on receipt"
+    if discount_percent and discount_percent > 0:
+        return f"{discount_percent.normalize():f}% {discount_days}, {net}"
+    return net
+
+
+def fee_subtotal(fee_type: str, amount_type: str, rate: Decimal, quantity: Decimal) -> Decimal:
+    """A fee's own amount, rate x quantity to the cent; 0.00 for a percentage fee, whose amount depends
+    on a document (the model's `subtotal` and the fee list's rows)."""
+    from tenants.pricing.engine import money
+
+    if fee_type == Fee.FeeType.PERCENTAGE or amount_type == Fee.AmountType.PERCENTAGE:
+        return Decimal("0.00")
+    return money(rate * quantity)

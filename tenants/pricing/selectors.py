@@ -23,6 +23,8 @@ from tenants.pricing.models import (
     PricingRule,
     Tax,
     TaxRate,
+    fee_subtotal,
+    term_summary,
 )
 
 
@@ -547,3 +549,16 @@ def names_for_explain(doc: engine.PricedDocument) -> dict[str, dict[int, str]]:
         "supplier": parties_selectors.supplier_names(sup) if sup else {},
         "terminal": parties_selectors.terminal_names(ter) if ter else {},
     }
+
+
+def fill_payment_term_rows(items: list[dict[str, Any]]) -> None:
+    """The payment-term list's computed field on its plain rows (core.crud `fill_rows`)."""
+    for item in items:
+        item["summary"] = term_summary(item["net_days"], item["discount_percent"], item["discount_days"])
+
+
+def fill_fee_rows(items: list[dict[str, Any]]) -> None:
+    """The fee list's computed fields on its plain rows (core.crud `fill_rows`)."""
+    for item in items:
+        item["subtotal"] = fee_subtotal(item["fee_type"], item["amount_type"], item["rate"], item["quantity"])
+        item["customer_name"] = item["customer__name"] if item["customer_id"] else None

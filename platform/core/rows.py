@@ -349,3 +349,36 @@ def fetch(
         seen["names"] = names
         seen["expressions"] = [s[0] for s in compiler.select[0 : compiler.col_count]]
     return items_of(plan, names, found)
+
+
+def fill_related_refs(
+    items: list[dict[str, Any]],
+    model: type[models.Model],
+    field: str,
+    ref: type[Schema],
+    order_by: tuple[str, ...],
+) -> None:
+    """Set `items[i][field]` to the reference objects (`ref`'s fields, in its order) of the rows each
+    item's many-to-many `field` names, sorted by `order_by` of the related model (the order the
+    validated path's prefetch gives): one query for the page, through the join table."""
+    relation = model._meta.get_field(field)
+    forward = relation if isinstance(relation, models.ManyToManyField) else relation.field  # type: ignore[union-attr]
+    assert isinstance(forward, models.ManyToManyField)
+    through = forward.remote_field.through
+    # The join table's key to this model and to the other one (a reverse relation swaps them).
+    own, other = (
+        (forward.m2m_field_name(), forward.m2m_reverse_field_name())
+        if relation is forward
+        else (forward.m2m_reverse_field_name(), forward.m2m_field_name())
+    )
+    keys = tuple(ref.model_fields)
+    by_item: dict[int, list[dict[str, Any]]] = {item["id"]: [] for item in items}
+    found = (
+        through._default_manager.filter(**{f"{own}_id__in": list(by_item)})  # type: ignore[union-attr]
+        .order_by(*(f"-{other}__{o[1:]}" if o.startswith("-") else f"{other}__{o}" for o in order_by))
+        .values_list(f"{own}_id", *(f"{other}__{key}" for key in keys))
+    )
+    for owner, *values in found:
+        by_item[owner].append(dict(zip(keys, values, strict=True)))
+    for item in items:
+        item[field] = by_item[item["id"]]

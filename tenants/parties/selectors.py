@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core import rows
 from core.errors import ApiError
 from core.listing import sort_aliases
 from django.db.models import Prefetch, QuerySet
@@ -20,6 +21,7 @@ from tenants.parties.models import (
     SupplierProductAlias,
     Terminal,
 )
+from tenants.parties.schemas import SupplierRef, TerminalRef
 
 INVALID_DELIVERY_LOCATION = "Invalid delivery location"
 
@@ -134,10 +136,19 @@ def filter_contacts(qs: QuerySet[CustomerContact], params: Any) -> QuerySet[Cust
     return qs
 
 
+# The order a terminal's suppliers and a supplier's terminals are shown in (validated and fast rows).
+REFS_ORDER = ("name", "id")
+
+
 def terminals() -> QuerySet[Terminal]:
     return Terminal.objects.select_related("state", "city").prefetch_related(
-        Prefetch("suppliers", queryset=Supplier.objects.order_by("name", "id"))
+        Prefetch("suppliers", queryset=Supplier.objects.order_by(*REFS_ORDER))
     )
+
+
+def fill_terminal_rows(items: list[dict[str, Any]]) -> None:
+    """The terminal list's suppliers on its plain rows (core.crud `fill_rows`)."""
+    rows.fill_related_refs(items, Terminal, "suppliers", SupplierRef, REFS_ORDER)
 
 
 def filter_terminals(qs: QuerySet[Terminal], params: Any) -> QuerySet[Terminal]:
@@ -152,8 +163,13 @@ def filter_terminals(qs: QuerySet[Terminal], params: Any) -> QuerySet[Terminal]:
 
 def suppliers() -> QuerySet[Supplier]:
     return Supplier.objects.select_related("state", "city").prefetch_related(
-        Prefetch("terminals", queryset=Terminal.objects.order_by("name", "id"))
+        Prefetch("terminals", queryset=Terminal.objects.order_by(*REFS_ORDER))
     )
+
+
+def fill_supplier_rows(items: list[dict[str, Any]]) -> None:
+    """The supplier list's terminals on its plain rows (core.crud `fill_rows`)."""
+    rows.fill_related_refs(items, Supplier, "terminals", TerminalRef, REFS_ORDER)
 
 
 def filter_suppliers(qs: QuerySet[Supplier], params: Any) -> QuerySet[Supplier]:

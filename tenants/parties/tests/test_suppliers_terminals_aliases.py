@@ -166,3 +166,42 @@ def test_supplier_side_permissions(tenant_a, api_a):
     assert dispatcher.get(ALIASES).status_code == 403
     driver = Api(token_for(tenant_a, role="Driver"))
     assert driver.get(SUPPLIERS).status_code == 403
+
+
+def test_terminal_and_supplier_lists_show_their_links_as_the_validated_path_does(api_a, in_tenant, tenant_a):
+    """The terminal and supplier lists read their rows plain and add each one's suppliers / terminals
+    with one query for the page (core.rows.fill_related_refs): the same bytes as the validated path,
+    in name then id order (two suppliers share a name)."""
+    from core.crud import REGISTRY
+
+    bayou, gulf_1, gulf_2 = (supplier(api_a, name) for name in ("Bayou Energy", "Gulf Fuels", "Gulf Fuels"))
+    for name, linked in (("Pasadena", [gulf_2, bayou, gulf_1]), ("Baytown", [gulf_1]), ("Empty", [])):
+        body = {
+            "name": name,
+            "terminal_code": f"T-{name[:4].upper()}",
+            "suppliers": [s["id"] for s in linked],
+        }
+        res = api_a.post(TERMINALS, body)
+        assert res.status_code == 201, res.json()
+    for url, resource, key in ((TERMINALS, "terminal", "suppliers"), (SUPPLIERS, "supplier", "terminals")):
+        (crud,) = [c for c in REGISTRY if c.resource == resource]
+        assert crud.row_plan is not None  # the fast path
+        fast = api_a.get(url, {"size": 50, "sort_by": "name"})
+        plan, crud.row_plan = crud.row_plan, None
+        try:
+            validated = api_a.get(url, {"size": 50, "sort_by": "name"})
+        finally:
+            crud.row_plan = plan
+        assert fast.status_code == 200 and fast.content == validated.content, (url, fast.content[:400])
+        links = {
+            row["name"]: [(r["name"], r["id"]) for r in row[key]] for row in fast.json()["data"]["items"]
+        }
+        if resource == "terminal":
+            assert links["Pasadena"] == [
+                ("Bayou Energy", bayou["id"]),
+                ("Gulf Fuels", gulf_1["id"]),
+                ("Gulf Fuels", gulf_2["id"]),
+            ]
+            assert links["Empty"] == []
+        else:
+            assert [name for name, _ in links["Bayou Energy"]] == ["Pasadena"]

@@ -216,6 +216,7 @@ Crud(
     update_in=RoleUpdate,
     ops=("list", "get", "create", "update", "delete"),
     default_size=100,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     computed=("user_count",),
     extra_columns=("user_count",),  # the queryset's annotation
     queryset=selectors.roles,

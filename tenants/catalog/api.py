@@ -147,6 +147,7 @@ product_crud = Crud(
     path="/products",
     ops=ALL_OPS,
     default_size=100,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     computed=("products_id",),
     fill_rows=selectors.fill_product_rows,
     queryset=selectors.products,

@@ -24,6 +24,7 @@ Crud(
     create_in=JobLogQuery,
     ops=("list",),
     default_size=20,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     computed=("can_retry",),
     extra_columns=("retryable",),
     fill_rows=selectors.fill_job_log_rows,

@@ -77,6 +77,7 @@ Crud(
     create_in=PaymentTermIn,
     ops=ALL_OPS,
     default_size=25,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     computed=("summary",),
     fill_rows=selectors.fill_payment_term_rows,
     filters=PaymentTermQuery,
@@ -218,6 +219,7 @@ Crud(
     create_in=FeeDefinitionIn,
     ops=("list", "get", "create", "update", "delete"),
     default_size=25,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     computed=("subtotal", "customer_name"),
     extra_columns=("customer__name",),
     fill_rows=selectors.fill_fee_rows,

@@ -30,6 +30,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.bench.floor import bench_tenant, floor_connection
 from tests.bench.stats import summary
 
 CUSTOMERS = int(os.environ.get("BENCH_CUSTOMERS", "100000"))
@@ -143,17 +144,7 @@ def plan_of(schema: str, sql: str) -> str:
 
 
 def test_customer_list_at_scale(committed, record):
-    from tenancy.services import provision_tenant
-
-    from tenants.accounts.auth import session_for
-
-    tenant, admin = provision_tenant(
-        company_name=f"Bench Customers {time.time_ns()}",
-        admin_email=f"c{time.time_ns()}@customers.bench",
-        admin_name="Bench Admin",
-        admin_password="Bench-pass-2026",
-        use_pool=False,
-    )
+    tenant, _, token = bench_tenant("Customers")
     start = time.perf_counter()
     out = io.StringIO()
     call_command(
@@ -162,7 +153,6 @@ def test_customer_list_at_scale(committed, record):
     seed_seconds = time.perf_counter() - start
     print("\n" + out.getvalue().strip())
     connection.set_tenant(tenant)
-    token = session_for(admin, tenant)["access_token"]
 
     from tenants.parties.models import Customer
 
@@ -188,20 +178,10 @@ def test_customer_list_at_scale(committed, record):
     }
     connection.set_schema_to_public()
 
-    db = settings.DATABASES["default"]
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
     with gunicorn() as port:
-        floor = psycopg.connect(
-            host=str(db["HOST"] or "127.0.0.1"),
-            port=int(str(db["PORT"] or 5432)),
-            user=str(db["USER"]),
-            dbname=str(db["NAME"]),
-            # The session the web server's requests get (infra/gunicorn.conf.py): no parallel query.
-            options="-c max_parallel_workers_per_gather=0",
-        )
-        floor.autocommit = True
-        floor.execute(f'SET search_path = "{tenant.schema_name}", public')  # type: ignore[call-overload]
+        floor = floor_connection(tenant.schema_name)
         client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         try:
             with floor.cursor() as cur:

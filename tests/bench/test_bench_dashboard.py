@@ -18,14 +18,13 @@ import time
 from decimal import Decimal
 from typing import Any
 
-import psycopg
-from django.conf import settings
 from django.db import connection
 from django.db.models.signals import post_delete, post_save
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from tests.bench.floor import floor_connection
 from tests.bench.stats import summary
 from tests.bench.test_bench_customers import api_call, gunicorn, sql_call
 
@@ -228,18 +227,10 @@ def test_dashboard_product_summary_at_scale(committed, record):
     writes = {"with_receivers": write_cost(True), "without_receivers": write_cost(False)}
     connection.set_schema_to_public()
 
-    db = settings.DATABASES["default"]
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
     with gunicorn() as port:
-        floor = psycopg.connect(
-            host=str(db["HOST"] or "127.0.0.1"),
-            port=int(str(db["PORT"] or 5432)),
-            user=str(db["USER"]),
-            dbname=str(db["NAME"]),
-        )
-        floor.autocommit = True
-        floor.execute(f'SET search_path = "{tenant.schema_name}", public')  # type: ignore[call-overload]
+        floor = floor_connection(tenant.schema_name)
         client = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         try:
             with floor.cursor() as cur:

@@ -16,12 +16,11 @@ import os
 import time
 from typing import Any
 
-import psycopg
-from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.bench.floor import bench_tenant, floor_connection
 from tests.bench.stats import summary
 from tests.bench.test_bench_customers import GAP_TARGET_MS, api_call, gunicorn, sql_call
 
@@ -53,23 +52,13 @@ def list_paths() -> dict[str, tuple[str, str]]:
 
 
 def test_every_kit_list_near_its_floor(committed, record):
-    from tenancy.services import provision_tenant
-
-    from tenants.accounts.auth import session_for
     from tests.model_factory import fill_tenant
 
-    tenant, admin = provision_tenant(
-        company_name=f"Bench Kit Lists {time.time_ns()}",
-        admin_email=f"k{time.time_ns()}@lists.bench",
-        admin_name="Bench Admin",
-        admin_password="Bench-pass-2026",
-        use_pool=False,
-    )
+    tenant, _, token = bench_tenant("Kit Lists")
     connection.set_tenant(tenant)
     start = time.perf_counter()
     made = fill_tenant(ROWS)
     seed_seconds = time.perf_counter() - start
-    token = session_for(admin, tenant)["access_token"]
     connection.set_schema_to_public()
 
     paths = list_paths()
@@ -87,19 +76,10 @@ def test_every_kit_list_near_its_floor(committed, record):
         captured[resource] = [q["sql"] for q in ctx.captured_queries if not q["sql"].startswith("SET ")]
     connection.set_schema_to_public()
 
-    db = settings.DATABASES["default"]
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
     with gunicorn() as port:
-        floor = psycopg.connect(
-            host=str(db["HOST"] or "127.0.0.1"),
-            port=int(str(db["PORT"] or 5432)),
-            user=str(db["USER"]),
-            dbname=str(db["NAME"]),
-            options="-c max_parallel_workers_per_gather=0",  # as the web server's sessions
-        )
-        floor.autocommit = True
-        floor.execute(f'SET search_path = "{tenant.schema_name}", public')  # type: ignore[call-overload]
+        floor = floor_connection(tenant.schema_name)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         try:
             with floor.cursor() as cur:

@@ -24,13 +24,12 @@ import time
 from typing import Any
 from urllib.parse import urlencode
 
-import psycopg
-from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.bench.floor import floor_connection
 from tests.bench.stats import summary
 from tests.bench.test_bench_customers import api_call, gunicorn, sql_call
 from tests.bench.test_bench_dispatch import cpu_profile
@@ -234,18 +233,10 @@ def test_sales_order_list_at_scale(committed, record):
     total_orders = SalesOrder.objects.count()
     connection.set_schema_to_public()
 
-    db = settings.DATABASES["default"]
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
     with gunicorn() as port:
-        floor = psycopg.connect(
-            host=str(db["HOST"] or "127.0.0.1"),
-            port=int(str(db["PORT"] or 5432)),
-            user=str(db["USER"]),
-            dbname=str(db["NAME"]),
-        )
-        floor.autocommit = True
-        floor.execute(f'SET search_path = "{tenant.schema_name}", public')  # type: ignore[call-overload]
+        floor = floor_connection(tenant.schema_name)
         client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         try:
             with floor.cursor() as cur:

@@ -43,7 +43,7 @@ from django.db import connections
 from django.db.models import QuerySet
 
 from core import rows
-from core.listing import ids_text, paginate
+from core.listing import ids_text, is_narrowed, paginate
 
 # A stand-in search term that LIKE escaping leaves as it is, so it is found again in the parameters.
 STAND_IN = "kitlistsqlstandinq7z"
@@ -224,7 +224,7 @@ class ListStatements:
         that cannot be kept is final (the statement itself) or may be learned on another request
         (this one sent other statements than usual: an empty page past the last one, `IN ()`)."""
         connection = connections[self.db]
-        if self.keys is not None and self.rows_for is not None and (term or params.filter_field):
+        if self._reads_ids_first(params):
             # Read ids-first: both statements are compiled, not sent, then proven as below.
             compiled = self._compiled(params, term, kind == "prefix" if term else None)
             shape = None
@@ -303,6 +303,10 @@ class ListStatements:
             narrowed=narrowed,
         )
 
+    def _reads_ids_first(self, params: Any) -> bool:
+        """A searched or filtered page of a list that can read its rows by id."""
+        return self.keys is not None and self.rows_for is not None and is_narrowed(params)
+
     def _converters(self, expressions: list[Any]) -> tuple[tuple[int, tuple[Any, ...], Any], ...] | None:
         """The field converters of a statement's columns (JSON, …); None when one is bound to this
         thread's connection (not kept)."""
@@ -351,7 +355,8 @@ class ListStatements:
             return [], 0  # a total: paginate does not count
 
         with_term = params.model_copy(update={"search": term})
-        if self.keys is not None and self.rows_for is not None and (term or params.filter_field):
+        if self._reads_ids_first(with_term):
+            assert self.keys is not None
             paginate(self.keys(with_term, prefix), with_term, self.default_size, fetch=fetch)
         else:
             self.build(with_term, prefix=prefix, fetch=fetch)

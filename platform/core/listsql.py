@@ -21,8 +21,8 @@ another way) is not kept and the list is read through the ORM as before.
 
 A searched or filtered page of a list whose rows carry their primary key is kept as two statements:
 the page's ids with the total (compiled and proven as above, never joined), then those rows with
-their joins (`RowsById`, one per list: the ids bound in as one array text). The statements are sent
-as their final text on a server-binding cursor (`prepared_cursor`), so Postgres keeps the plan of a
+their joins (`core.kept.KeptByIds`, one per list: the ids bound in as one array). The statements are sent
+as their final text on a server-binding cursor (`core.kept.prepared_cursor`), so Postgres keeps the plan of a
 page that is asked for again.
 
 What `pure_queries=True` promises, which the kit cannot check: the resource's `queryset()` and
@@ -37,13 +37,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import psycopg
 from django.conf import settings
 from django.db import connections
 from django.db.models import QuerySet
 
 from core import rows
-from core.listing import ids_text, is_narrowed, paginate
+from core.kept import KeptByIds, converted, converters_of, names_of, prepared_cursor
+from core.listing import is_narrowed, paginate
 
 # A stand-in search term that LIKE escaping leaves as it is, so it is found again in the parameters.
 STAND_IN = "kitlistsqlstandinq7z"
@@ -79,45 +79,7 @@ class Shape:
     ids_first: bool = False  # `page` reads the page's ids and total; `ListStatements.rows` its rows
 
 
-@dataclass(frozen=True)
-class RowsById:
-    """The statement that reads given rows with their joins (`rows_for(ids)`): one per list, the
-    ids bound in as the one array text AnyOf sends."""
-
-    sql: str
-    params: tuple[Any, ...]
-    ids_at: int
-    names: tuple[str, ...]
-    converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
-
-    def bind(self, ids: list[int]) -> tuple[Any, ...]:
-        bound = list(self.params)
-        bound[self.ids_at] = ids_text(ids)
-        return tuple(bound)
-
-
-# Stand-in ids for learning the rows statement: no row has them, and their text is found again.
-STAND_IN_IDS = [-424242, -737373]
-
-
 Build = Callable[..., dict[str, Any]]
-
-
-def prepared_cursor(connection: Any) -> Any:
-    """A cursor on `connection` that lets Postgres keep a statement's plan: a server-binding psycopg
-    cursor, wrapped as Django wraps its own (execute wrappers, query logging).
-
-    Django's cursors bind client-side and never prepare, so every list page was parsed and planned
-    again (0.6-1.5 ms for a trigram search of the customers, more than the rows cost to read). A
-    kept statement is sent here as its final text (`mogrify`, the term and values inlined as Django
-    would send them): psycopg prepares a text its connection has run `prepare_threshold` times
-    (settings: DATABASES OPTIONS) and then sends only its name. No parameters, so the plan Postgres
-    keeps is the one it would make anyway (a generic plan cannot mis-guess a term it does not know).
-    A prepared statement is parsed again when the search_path differs from its last run (PostgreSQL
-    PREPARE: "if the value of search_path changes ... re-parsed"), so one tenant's plan never reads
-    another's tables. The connection must be open (Django's `connection.cursor()` opens it)."""
-    raw = psycopg.Cursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 class ListStatements:
@@ -145,8 +107,7 @@ class ListStatements:
         # A searched or filtered page read ids-first: `keys(params, prefix)` is the list's queryset
         # of primary keys, `rows_for(ids)` the rows of those keys (values() of the plan).
         self.keys = keys
-        self.rows_for = rows_for
-        self.rows: RowsById | None = None
+        self.by_id = KeptByIds(rows_for, db) if rows_for is not None else None
         self.pk_key = pk_key  # the item key of the primary key, to put the rows back in order
         self.db = db
         self.shapes: dict[str, Shape | None] = {}
@@ -187,23 +148,13 @@ class ListStatements:
                 server.execute(cursor.cursor.mogrify(shape.count.sql, shape.count.bind(escaped)))
                 total = int(server.fetchone()[0])
             server.execute(cursor.cursor.mogrify(shape.page.sql, shape.page.bind(escaped)))
-            found = server.fetchall()
-            if shape.ids_first:
-                assert self.rows is not None  # learned with the shape
-                # The page's ids with the total, then those rows with their joins (put back in order).
-                ids = [key[shape.names.index("pk")] for key in found]
-                window = found[0][shape.names.index(rows.TOTAL)] if found else None
-                names, converters = self.rows.names, self.rows.converters
-                found = []
-                if ids:
-                    server.execute(cursor.cursor.mogrify(self.rows.sql, self.rows.bind(ids)))
-                    found = server.fetchall()
-        if converters and found:
-            found = [list(row) for row in found]
-            for row in found:
-                for i, field_converters, expression in converters:
-                    for convert in field_converters:
-                        row[i] = convert(row[i], expression, connection)
+            found = converted(server.fetchall(), converters, self.db)
+        if shape.ids_first:
+            assert self.by_id is not None  # learned with the shape
+            # The page's ids with the total, then those rows with their joins (put back in order).
+            ids = [key[shape.names.index("pk")] for key in found]
+            window = found[0][shape.names.index(rows.TOTAL)] if found else None
+            names, found = self.by_id.rows(ids)
         items, window_total = rows.items_of(self.plan, names, found)
         if shape.ids_first:
             by_key = {item[self.pk_key]: item for item in items}
@@ -228,7 +179,7 @@ class ListStatements:
             # Read ids-first: both statements are compiled, not sent, then proven as below.
             compiled = self._compiled(params, term, kind == "prefix" if term else None)
             shape = None
-            if compiled is not None and self._rows_by_id() is not None:
+            if compiled is not None:
                 sql, sql_params, names, expressions = compiled
                 compiled_seen = {"names": names, "expressions": expressions}
                 shape = self._shape(params, term, kind, [(sql, sql_params)], compiled_seen)
@@ -292,7 +243,7 @@ class ListStatements:
                 return None
             term_at = tuple(at)
             template = stand_in[1]  # STAND_IN where the term goes
-        converters = self._converters(seen["expressions"])
+        converters = converters_of(seen["expressions"], self.db)
         if converters is None:
             return None
         return Shape(
@@ -305,35 +256,7 @@ class ListStatements:
 
     def _reads_ids_first(self, params: Any) -> bool:
         """A searched or filtered page of a list that can read its rows by id."""
-        return self.keys is not None and self.rows_for is not None and is_narrowed(params)
-
-    def _converters(self, expressions: list[Any]) -> tuple[tuple[int, tuple[Any, ...], Any], ...] | None:
-        """The field converters of a statement's columns (JSON, …); None when one is bound to this
-        thread's connection (not kept)."""
-        converters = []
-        connection = connections[self.db]
-        for i, expression in enumerate(expressions):
-            if connection.ops.get_db_converters(expression):
-                return None
-            field_converters = expression.get_db_converters(connection)
-            if field_converters:
-                converters.append((i, tuple(field_converters), expression))
-        return tuple(converters)
-
-    def _rows_by_id(self) -> RowsById | None:
-        """The list's rows-by-id statement, learned once: compiled with stand-in ids, whose array
-        text must be exactly one of its parameters."""
-        if self.rows is None and self.rows_for is not None:
-            qs = self.rows_for(STAND_IN_IDS)
-            compiler = qs.query.get_compiler(self.db)
-            sql, sql_params = compiler.as_sql()
-            at = [i for i, value in enumerate(sql_params) if value == ids_text(STAND_IN_IDS)]
-            converters = self._converters([s[0] for s in compiler.select[0 : compiler.col_count]])
-            if len(at) != 1 or converters is None:
-                self.rows_for = None  # read through the ORM from now on
-                return None
-            self.rows = RowsById(sql, tuple(sql_params), at[0], rows.names_of(qs.query), converters)
-        return self.rows
+        return self.keys is not None and self.by_id is not None and is_narrowed(params)
 
     def _compiled(
         self, params: Any, term: str, prefix: bool | None
@@ -351,7 +274,7 @@ class ListStatements:
             except (EmptyResultSet, FullResultSet):
                 return [], 0
             expressions = [s[0] for s in compiler.select[0 : compiler.col_count]]
-            compiled.append((sql, tuple(sql_params), rows.names_of(sliced.query), expressions))
+            compiled.append((sql, tuple(sql_params), names_of(sliced.query), expressions))
             return [], 0  # a total: paginate does not count
 
         with_term = params.model_copy(update={"search": term})

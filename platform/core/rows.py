@@ -15,7 +15,7 @@ import operator
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -25,6 +25,9 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import connections, models
 from django.db.models import F, Func, QuerySet
 from ninja import Schema
+
+from core.kept import KeptByIds, names_of
+from core.listing import AnyOf
 
 # The Python type each column kind reads as, for the annotation it may meet.
 COLUMN_TYPES: tuple[tuple[type[models.Field[Any, Any]], type], ...] = (
@@ -48,6 +51,8 @@ class Column:
     path: str  # .values() path
     is_datetime: bool = False  # a DateTimeField: `fetch` reads it as the JSON text (UtcIso)
     as_float: bool = False  # a DecimalField the schema shows as a float (coordinates): float(value)
+    # A JSON list of objects the schema shows as `list[Item]`: each object cut to Item's keys, in order.
+    item_keys: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -76,17 +81,35 @@ def _plain(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+def column_copies(schema: type[Schema]) -> dict[str, str]:
+    """A schema's fields that show one of the model's fields under another name, beside the resolver
+    that says the same of a model instance: `column_copies = {"products_id": "id"}` (a column), or
+    `{"user": "user_account"}` (a foreign key's row as a nested reference schema)."""
+    return dict(getattr(schema, "column_copies", None) or {})
+
+
 def _simple_schema(schema: type[Schema], computed: frozenset[str] = frozenset()) -> bool:
     """No validator, computed field or alias; resolvers only for the `computed` fields (which the
-    caller fills itself)."""
+    caller fills itself) and the schema's `column_copies`."""
     decorators = schema.__pydantic_decorators__
     # ninja's Schema has one model validator of its own (it runs the resolvers, checked below).
     model_validators = set(decorators.model_validators) - {"_run_root_validator"}
     if decorators.field_validators or model_validators or decorators.computed_fields:
         return False
-    if any(name.startswith("resolve_") and name[8:] not in computed for name in dir(schema)):
+    read = computed | set(column_copies(schema))
+    if any(name.startswith("resolve_") and name[8:] not in read for name in dir(schema)):
         return False
     return all(f.alias in (None, name) for name, f in schema.model_fields.items())
+
+
+def _json_item(item: Any) -> bool:
+    """A schema whose fields are JSON's own str, int or bool (maybe None), with nothing computed: an
+    object of the list reads as that schema gives it once cut to its keys."""
+    if not (isinstance(item, type) and issubclass(item, Schema) and _simple_schema(item)):
+        return False
+    if column_copies(item):
+        return False
+    return all(_plain(info.annotation)[0] in (str, int, bool) for info in item.model_fields.values())
 
 
 def _column_type(field: models.Field[Any, Any]) -> type | None:
@@ -112,10 +135,17 @@ def _column(model: type[models.Model], name: str, annotation: Any, prefix: str =
         # A JSON column declared as an object (`dict[str, Any]`): only when the column cannot be
         # null and its default is an object, so what it holds is what the schema says.
         is_dict = wanted is dict or typing.get_origin(wanted) is dict
-        # Or as a list of objects (`list[dict[str, Any]]`): not of a schema, which would re-shape them.
+        # Or as a list of objects (`list[dict[str, Any]]`), read as they are.
         item = (typing.get_args(wanted) or (dict,))[0]
         is_list = typing.get_origin(wanted) is list and (item is dict or typing.get_origin(item) is dict)
-        if field.null or not ((is_dict and field.default is dict) or (is_list and field.default is list)):
+        if field.null:
+            return None
+        if typing.get_origin(wanted) is list and field.default is list and _json_item(item):
+            # Or as a list of a schema of plain JSON values, which the validated path re-shapes:
+            # each object cut to the schema's keys, in its order (what it holds was checked by that
+            # schema on every write, as a column's bounds are).
+            return Column(key=name, path=f"{prefix}{name}", item_keys=tuple(item.model_fields))
+        if not ((is_dict and field.default is dict) or (is_list and field.default is list)):
             return None
         return Column(key=name, path=f"{prefix}{name}")
     if field.null and not nullable:
@@ -148,13 +178,14 @@ def plan_for(
     if not _simple_schema(out, frozenset(computed)):
         return None
     plan: list[Column | Nested] = []
+    copies = column_copies(out)
     for name, info in out.model_fields.items():
         if name in computed:
             continue
         inner, nullable = _plain(info.annotation)
         if isinstance(inner, type) and issubclass(inner, Schema):
             try:
-                fk = model._meta.get_field(name)
+                fk = model._meta.get_field(copies.get(name, name))
             except FieldDoesNotExist:
                 return None
             if (
@@ -166,17 +197,20 @@ def plan_for(
             related = fk.related_model
             assert isinstance(related, type)
             columns = []
+            sub_copies = column_copies(inner)
             for sub, sub_info in inner.model_fields.items():
-                column = _column(related, sub, sub_info.annotation, prefix=f"{name}__")
+                column = _column(
+                    related, sub_copies.get(sub, sub), sub_info.annotation, prefix=f"{fk.name}__"
+                )
                 if column is None:
                     return None
-                columns.append(column)
+                columns.append(replace(column, key=sub))
             plan.append(Nested(key=name, fk_path=fk.attname, columns=tuple(columns)))
             continue
-        column = _column(model, name, info.annotation)
+        column = _column(model, copies.get(name, name), info.annotation)
         if column is None:
             return None
-        plan.append(column)
+        plan.append(replace(column, key=name))
     plan += [Column(key=path, path=path) for path in extra]
     return tuple(plan)
 
@@ -193,7 +227,11 @@ def value_paths(plan: Plan) -> list[str]:
 
 
 def _value(column: Column, value: Any) -> Any:
-    return float(value) if column.as_float and value is not None else value
+    if value is None:
+        return None
+    if column.item_keys is not None:
+        return [{key: item[key] for key in column.item_keys} for item in value]
+    return float(value) if column.as_float else value
 
 
 def build(plan: Plan, row: dict[str, Any]) -> dict[str, Any]:
@@ -254,6 +292,10 @@ def _columns(part: Column | Nested) -> tuple[Column, ...]:
     return part.columns if isinstance(part, Nested) else (part,)
 
 
+def _shapes(column: Column) -> bool:
+    return column.as_float or column.item_keys is not None
+
+
 Builder = Callable[[tuple[Any, ...]], dict[str, Any]]
 
 
@@ -289,9 +331,10 @@ def _builder(plan: Plan, names: tuple[str, ...]) -> Builder:
     flat = _getter(indexes)
     names_ = tuple(keys)
 
-    # Decimal columns shown as floats: (key, sub-key or None for a top-level column).
-    floats = [(part.key, None) for part in plan if isinstance(part, Column) and part.as_float] + [
-        (part.key, c.key) for part in plan if isinstance(part, Nested) for c in part.columns if c.as_float
+    # Columns read by `_value` (Decimals shown as floats, JSON lists cut to a schema's keys):
+    # (key, sub-key or None for a top-level column, the column).
+    shaped = [(part.key, None, part) for part in plan if isinstance(part, Column) and _shapes(part)] + [
+        (part.key, c.key, c) for part in plan if isinstance(part, Nested) for c in part.columns if _shapes(c)
     ]
 
     def build_row(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -299,11 +342,11 @@ def _builder(plan: Plan, names: tuple[str, ...]) -> Builder:
         for key, sub_keys, sub in nested:
             if item[key] is not None:
                 item[key] = dict(zip(sub_keys, sub(row), strict=True))
-        for key, sub_key in floats:
+        for key, sub_key, column in shaped:
             holder = item if sub_key is None else item[key]
             name = key if sub_key is None else sub_key
-            if holder is not None and holder[name] is not None:
-                holder[name] = float(holder[name])
+            if holder is not None:
+                holder[name] = _value(column, holder[name])
         return item
 
     return build_row
@@ -311,11 +354,6 @@ def _builder(plan: Plan, names: tuple[str, ...]) -> Builder:
 
 _BUILDERS: dict[tuple[Plan, tuple[str, ...]], Builder] = {}
 TOTAL = "list_total_"  # the window count's name (core.listing.paginate)
-
-
-def names_of(query: Any) -> tuple[str, ...]:
-    """The column names of a values() query, in the order its rows hold them (as ValuesIterable)."""
-    return tuple(query.selected or (*query.extra_select, *query.values_select, *query.annotation_select))
 
 
 def builder_for(plan: Plan, names: tuple[str, ...]) -> Builder:
@@ -351,6 +389,29 @@ def fetch(
     return items_of(plan, names, found)
 
 
+def _join_table(model: type[models.Model], field: str) -> tuple[Any, str, str]:
+    """A many-to-many relation's join table, its key to `model` and its key to the other model (a
+    reverse relation swaps them)."""
+    relation = model._meta.get_field(field)
+    forward = relation if isinstance(relation, models.ManyToManyField) else relation.field  # type: ignore[union-attr]
+    assert isinstance(forward, models.ManyToManyField)
+    if relation is forward:
+        return forward.remote_field.through, forward.m2m_field_name(), forward.m2m_reverse_field_name()
+    return forward.remote_field.through, forward.m2m_reverse_field_name(), forward.m2m_field_name()
+
+
+# The kept statements of the many-to-many reads below, one per relation and shape.
+_KEPT_REFS: dict[tuple[Any, ...], KeptByIds] = {}
+
+
+def kept_by_ids(key: tuple[Any, ...], build: Callable[[list[int]], QuerySet[Any]]) -> KeptByIds:
+    """The one `KeptByIds` of `key` (a relation and what is read of it) in this process."""
+    kept = _KEPT_REFS.get(key)
+    if kept is None:
+        kept = _KEPT_REFS[key] = KeptByIds(build)
+    return kept
+
+
 def fill_related_refs(
     items: list[dict[str, Any]],
     model: type[models.Model],
@@ -360,25 +421,39 @@ def fill_related_refs(
 ) -> None:
     """Set `items[i][field]` to the reference objects (`ref`'s fields, in its order) of the rows each
     item's many-to-many `field` names, sorted by `order_by` of the related model (the order the
-    validated path's prefetch gives): one query for the page, through the join table."""
-    relation = model._meta.get_field(field)
-    forward = relation if isinstance(relation, models.ManyToManyField) else relation.field  # type: ignore[union-attr]
-    assert isinstance(forward, models.ManyToManyField)
-    through = forward.remote_field.through
-    # The join table's key to this model and to the other one (a reverse relation swaps them).
-    own, other = (
-        (forward.m2m_field_name(), forward.m2m_reverse_field_name())
-        if relation is forward
-        else (forward.m2m_reverse_field_name(), forward.m2m_field_name())
-    )
+    validated path's prefetch gives): one kept statement for the page, through the join table."""
+    through, own, other = _join_table(model, field)
     keys = tuple(ref.model_fields)
-    by_item: dict[int, list[dict[str, Any]]] = {item["id"]: [] for item in items}
-    found = (
-        through._default_manager.filter(**{f"{own}_id__in": list(by_item)})  # type: ignore[union-attr]
-        .order_by(*(f"-{other}__{o[1:]}" if o.startswith("-") else f"{other}__{o}" for o in order_by))
-        .values_list(f"{own}_id", *(f"{other}__{key}" for key in keys))
+    ordering = tuple(f"-{other}__{o[1:]}" if o.startswith("-") else f"{other}__{o}" for o in order_by)
+    statement = kept_by_ids(
+        ("refs", model, field, keys, ordering),
+        lambda ids: (
+            through._default_manager.filter(AnyOf(f"{own}_id", ids))
+            .order_by(*ordering)
+            .values_list(f"{own}_id", *(f"{other}__{key}" for key in keys))
+        ),
     )
-    for owner, *values in found:
+    by_item: dict[int, list[dict[str, Any]]] = {item["id"]: [] for item in items}
+    for owner, *values in statement.rows(list(by_item))[1]:
         by_item[owner].append(dict(zip(keys, values, strict=True)))
     for item in items:
         item[field] = by_item[item["id"]]
+
+
+def fill_related_ids(items: list[dict[str, Any]], model: type[models.Model], field: str, key: str) -> None:
+    """Set `items[i][key]` to the sorted ids of the rows each item's many-to-many `field` names: one
+    kept statement for the page, on the join table alone."""
+    through, own, other = _join_table(model, field)
+    statement = kept_by_ids(
+        ("ids", model, field),
+        lambda ids: (
+            through._default_manager.filter(AnyOf(f"{own}_id", ids))
+            .order_by(f"{other}_id")
+            .values_list(f"{own}_id", f"{other}_id")
+        ),
+    )
+    by_item: dict[int, list[int]] = {item["id"]: [] for item in items}
+    for owner, other_id in statement.rows(list(by_item))[1]:
+        by_item[owner].append(other_id)
+    for item in items:
+        item[key] = by_item[item["id"]]

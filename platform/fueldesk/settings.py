@@ -21,7 +21,7 @@ def database_from_url(url: str) -> dict[str, object]:
     parsed = urlparse(url)
     query = parse_qs(parsed.query)
     # Django binds client-side and never prepares; the kit's kept list statements run on server-binding
-    # cursors (core.listsql.prepared_cursor), prepared by psycopg on their 5th run on a connection.
+    # cursors (core.kept.prepared_cursor), prepared by psycopg on their 5th run on a connection.
     options: dict[str, object] = {"prepare_threshold": int(os.environ.get("DB_PREPARE_THRESHOLD", "5"))}
     # Parallel query for this process's sessions (unset: the server's default). The web server sets 0
     # (infra/gunicorn.conf.py): a list page must not wait ~15 ms for parallel workers that a guessed

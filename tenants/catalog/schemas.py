@@ -1,6 +1,6 @@
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from ninja import Field, Schema
 from pydantic import BeforeValidator
@@ -153,6 +153,9 @@ class ProductOut(Schema):
     created_at: dt.datetime
     updated_at: dt.datetime
 
+    # The fast lists read products_id from the id column (core.rows.column_copies).
+    column_copies: ClassVar[dict[str, str]] = {"products_id": "id"}
+
     @staticmethod
     def resolve_products_id(obj: Any) -> int:
         return int(obj.id)
@@ -164,6 +167,9 @@ class ProductRef(Schema):
     name: str
     code: str
     sold_as: str
+
+    # The fast lists read products_id from the id column (core.rows.column_copies).
+    column_copies: ClassVar[dict[str, str]] = {"products_id": "id"}
 
     @staticmethod
     def resolve_products_id(obj: Any) -> int:

@@ -43,10 +43,3 @@ def product_pricing_facts(product_ids: Any) -> dict[int, dict[str, Any]]:
         "id", "name", "code", "category_id", "unit_price", "sold_as"
     )
     return {row["id"]: dict(row) for row in rows}
-
-
-def fill_product_rows(items: list[dict[str, Any]]) -> None:
-    """The product list's `products_id` (the spec's name for the product's id; ProductOut's
-    resolver) on its plain rows (core.crud `fill_rows`)."""
-    for item in items:
-        item["products_id"] = item["id"]

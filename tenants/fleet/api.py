@@ -57,6 +57,7 @@ Crud(
     create_in=CompanyAssetIn,
     ops=ALL_OPS,
     default_size=10,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     queryset=selectors.company_assets,
     filters=CompanyAssetQuery,
     apply_filters=selectors.filter_company_assets,
@@ -95,6 +96,9 @@ Crud(
     create_in=DriverIn,
     ops=("list", "all", "get", "create", "update"),
     default_size=100,
+    # Not pure_queries: `expiring_within_days` reads today's date.
+    computed=("licence_expires_in_days", "hazmat_expires_in_days", "expiry_warnings"),
+    fill_rows=selectors.fill_driver_rows,
     queryset=selectors.drivers,
     filters=DriverQuery,
     apply_filters=selectors.filter_drivers,

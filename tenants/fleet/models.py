@@ -202,3 +202,26 @@ class Driver(Timestamped):
         from django.utils import timezone
 
         return (day - (today or timezone.localdate())).days
+
+
+# Days before an expiry date from which a driver's licence or hazmat endorsement is flagged.
+EXPIRY_WARNING_DAYS = 30
+
+
+def _expiry_warning(what: str, days: int | None) -> str | None:
+    if days is None or days > EXPIRY_WARNING_DAYS:
+        return None
+    if days < 0:
+        return f"{what} expired {-days} day{'s' if days != -1 else ''} ago."
+    if days == 0:
+        return f"{what} expires today."
+    return f"{what} expires in {days} day{'s' if days != 1 else ''}."
+
+
+def expiry_warnings(licence_expires_in_days: int | None, hazmat_expires_in_days: int | None) -> list[str]:
+    """A driver's warnings: expired, or expiring within EXPIRY_WARNING_DAYS (DriverOut and its list rows)."""
+    found = [
+        _expiry_warning("Licence", licence_expires_in_days),
+        _expiry_warning("Hazmat endorsement", hazmat_expires_in_days),
+    ]
+    return [w for w in found if w]

@@ -6,11 +6,14 @@ from typing import Literal
 from core.fields import Email
 from ninja import Field, Schema
 
-from tenants.fleet.models import MAX_CAPACITY_GALLONS, MAX_COMPARTMENTS, Driver
+from tenants.fleet.models import (
+    EXPIRY_WARNING_DAYS,
+    MAX_CAPACITY_GALLONS,
+    MAX_COMPARTMENTS,
+    Driver,
+    expiry_warnings,
+)
 from tenants.geo.schemas import RegionRef, StrippedIn, YardRef
-
-# Days before an expiry date from which a driver's licence or hazmat endorsement is flagged.
-EXPIRY_WARNING_DAYS = 30
 
 AssetCategory = Literal["truck", "trailer", "tank_wagon", "bobtail", "other"]
 LicenceClass = Literal["A", "B", "C", ""]
@@ -144,25 +147,7 @@ class DriverOut(Schema):
 
     @staticmethod
     def resolve_expiry_warnings(obj: Driver) -> list[str]:
-        return expiry_warnings(obj)
-
-
-def _warning(what: str, days: int | None) -> str | None:
-    if days is None or days > EXPIRY_WARNING_DAYS:
-        return None
-    if days < 0:
-        return f"{what} expired {-days} day{'s' if days != -1 else ''} ago."
-    if days == 0:
-        return f"{what} expires today."
-    return f"{what} expires in {days} day{'s' if days != 1 else ''}."
-
-
-def expiry_warnings(driver: Driver) -> list[str]:
-    found = [
-        _warning("Licence", Driver.days_until(driver.licence_expiry)),
-        _warning("Hazmat endorsement", Driver.days_until(driver.hazmat_expiry)),
-    ]
-    return [w for w in found if w]
+        return expiry_warnings(Driver.days_until(obj.licence_expiry), Driver.days_until(obj.hazmat_expiry))
 
 
 class DriverQuery(Schema):

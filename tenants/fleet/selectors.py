@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from tenants.fleet.models import AssetType, CompanyAsset, Driver
+from tenants.fleet.models import AssetType, CompanyAsset, Driver, expiry_warnings
 
 
 def asset_types() -> QuerySet[AssetType]:
@@ -37,6 +37,16 @@ def filter_company_assets(qs: QuerySet[CompanyAsset], params: Any) -> QuerySet[C
 
 def drivers() -> QuerySet[Driver]:
     return Driver.objects.select_related("home_yard", "region", "user")
+
+
+def fill_driver_rows(items: list[dict[str, Any]]) -> None:
+    """The driver list's days to each expiry and its warnings on its plain rows (core.crud
+    `fill_rows`); DriverOut's resolvers say the same of a model instance."""
+    today = timezone.localdate()
+    for item in items:
+        licence = item["licence_expires_in_days"] = Driver.days_until(item["licence_expiry"], today)
+        hazmat = item["hazmat_expires_in_days"] = Driver.days_until(item["hazmat_expiry"], today)
+        item["expiry_warnings"] = expiry_warnings(licence, hazmat)
 
 
 def filter_drivers(qs: QuerySet[Driver], params: Any) -> QuerySet[Driver]:

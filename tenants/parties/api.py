@@ -248,6 +248,7 @@ Crud(
     out=AssetOut,
     create_in=AssetIn,
     default_size=100,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     queryset=selectors.assets,
     filters=AssetQuery,
     apply_filters=selectors.filter_assets,
@@ -316,6 +317,9 @@ Crud(
     out=ContactOut,
     create_in=ContactIn,
     default_size=50,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
+    computed=("services", "service_ids"),
+    fill_rows=selectors.fill_contact_rows,
     queryset=selectors.contacts,
     filters=ContactQuery,
     apply_filters=selectors.filter_contacts,
@@ -462,6 +466,7 @@ Crud(
     out=AliasOut,
     create_in=AliasIn,
     default_size=50,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
     queryset=selectors.aliases,
     filters=AliasQuery,
     apply_filters=selectors.filter_aliases,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from core.fields import Email
 from ninja import Field, Schema
@@ -255,6 +255,9 @@ class ContactOut(Schema):
     notes: str
     created_at: dt.datetime
     updated_at: dt.datetime
+
+    # The fast list reads these from the user_account foreign key (core.rows.column_copies).
+    column_copies: ClassVar[dict[str, str]] = {"user_account": "user_account_id", "user": "user_account"}
 
     @staticmethod
     def resolve_user_account(obj: object) -> int | None:

@@ -21,7 +21,7 @@ from tenants.parties.models import (
     SupplierProductAlias,
     Terminal,
 )
-from tenants.parties.schemas import SupplierRef, TerminalRef
+from tenants.parties.schemas import ContactServiceOut, SupplierRef, TerminalRef
 
 INVALID_DELIVERY_LOCATION = "Invalid delivery location"
 
@@ -118,10 +118,22 @@ def contact_services() -> QuerySet[ContactService]:
     return ContactService.objects.all()
 
 
+# The order many-to-many references are shown in (a terminal's suppliers, a supplier's terminals, a
+# contact's services), on validated and fast rows alike.
+REFS_ORDER = ("name", "id")
+
+
 def contacts() -> QuerySet[CustomerContact]:
     return CustomerContact.objects.select_related("customer", "ship_to", "user_account").prefetch_related(
-        Prefetch("services", queryset=ContactService.objects.order_by("name", "id"))
+        Prefetch("services", queryset=ContactService.objects.order_by(*REFS_ORDER))
     )
+
+
+def fill_contact_rows(items: list[dict[str, Any]]) -> None:
+    """The contact list's services and their ids on its plain rows (core.crud `fill_rows`)."""
+    rows.fill_related_refs(items, CustomerContact, "services", ContactServiceOut, REFS_ORDER)
+    for item in items:
+        item["service_ids"] = [service["id"] for service in item["services"]]
 
 
 def filter_contacts(qs: QuerySet[CustomerContact], params: Any) -> QuerySet[CustomerContact]:
@@ -134,10 +146,6 @@ def filter_contacts(qs: QuerySet[CustomerContact], params: Any) -> QuerySet[Cust
     if params.service:
         qs = qs.filter(services__code__iexact=params.service.strip()).distinct()
     return qs
-
-
-# The order a terminal's suppliers and a supplier's terminals are shown in (validated and fast rows).
-REFS_ORDER = ("name", "id")
 
 
 def terminals() -> QuerySet[Terminal]:

@@ -18,6 +18,7 @@ from tenants.parties import selectors as parties_selectors
 from tenants.parties.models import Supplier, Terminal
 from tenants.pricing import engine, selectors, services
 from tenants.pricing.models import (
+    SCOPE_NAME_COLUMNS,
     BuyingPrice,
     CustomerPrice,
     Fee,
@@ -136,6 +137,9 @@ tax_crud = Crud(
     create_in=TaxIn,
     ops=("list", "get", "create", "update", "delete"),
     default_size=25,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
+    computed=("state_ids", "city_ids", "product_ids", "category_ids", "rates", "current_rate"),
+    fill_rows=selectors.fill_tax_rows,  # today's rate: the clock is read here, not in the statements
     queryset=selectors.taxes,
     filters=TaxQuery,
     apply_filters=selectors.filter_taxes,
@@ -405,6 +409,10 @@ Crud(
     create_in=PricingRuleIn,
     ops=("list", "get", "create", "update", "delete"),
     default_size=25,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
+    computed=("specificity", "scope"),
+    extra_columns=SCOPE_NAME_COLUMNS,
+    fill_rows=selectors.fill_pricing_rule_rows,
     queryset=selectors.pricing_rules,
     filters=PricingRuleQuery,
     apply_filters=selectors.filter_pricing_rules,

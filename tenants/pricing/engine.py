@@ -12,7 +12,7 @@ exact sum of what is shown.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -325,11 +325,25 @@ SCOPE_WEIGHTS: dict[str, int] = {
 
 
 def specificity(rule: RuleFacts) -> int:
-    return sum(w for name, w in SCOPE_WEIGHTS.items() if getattr(rule, name) is not None)
+    return scope_weight(lambda name: getattr(rule, name))
+
+
+def scope_weight(scope_id: Callable[[str], Any]) -> int:
+    """The specificity of a rule whose scope column `name` holds `scope_id(name)` (None: not set)."""
+    return sum(w for name, w in SCOPE_WEIGHTS.items() if scope_id(name) is not None)
 
 
 def in_effect(start: dt.date | None, end: dt.date | None, on: dt.date) -> bool:
     return (start is None or start <= on) and (end is None or end >= on)
+
+
+def rate_in_force(rates: Iterable[tuple[dt.date, dt.date | None, Decimal]], on: dt.date) -> Decimal | None:
+    """The rate of the first of `rates` ((effective_from, effective_to, rate), newest start first) in
+    force on the day, or None: a tax's `current_rate` (its list rows and its schema)."""
+    for start, end, rate in rates:
+        if in_effect(start, end, on):
+            return Decimal(rate)
+    return None
 
 
 def rule_matches(

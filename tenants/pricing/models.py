@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from decimal import Decimal
 
 from core.models import Timestamped, unique_ci
@@ -414,6 +415,30 @@ def term_summary(net_days: int, discount_percent: Decimal | None, discount_days:
     if discount_percent and discount_percent > 0:
         return f"{discount_percent.normalize():f}% {discount_days}, {net}"
     return net
+
+
+# A pricing rule's scope as the chips its list shows: (label, relation, the related column shown).
+RULE_SCOPE_CHIPS = (
+    ("Ship-to", "ship_to", "name"),
+    ("Customer", "customer", "name"),
+    ("Company type", "company_type", "company_type"),
+    ("State", "state", "code"),
+    ("Product", "product", "name"),
+    ("Category", "category", "name"),
+)
+# The `.values()` paths of the chips' names (the rule list's plain rows).
+SCOPE_NAME_COLUMNS = tuple(f"{relation}__{column}" for _, relation, column in RULE_SCOPE_CHIPS)
+
+
+def rule_scope_chips(shown: Callable[[str, str], str | None]) -> list[str]:
+    """A pricing rule's scope chips, e.g. ['Customer: Acme', 'Product: Diesel'], or ['Everything'].
+    `shown(relation, column)`: the related row's column, None when the rule has no such scope."""
+    chips = []
+    for label, relation, column in RULE_SCOPE_CHIPS:
+        name = shown(relation, column)
+        if name is not None:
+            chips.append(f"{label}: {name}")
+    return chips or ["Everything"]
 
 
 def fee_subtotal(fee_type: str, amount_type: str, rate: Decimal, quantity: Decimal) -> Decimal:

@@ -5,7 +5,8 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 
 from tenants.geo.schemas import StrippedIn
-from tenants.pricing.models import MAX_TERM_DAYS
+from tenants.pricing.engine import rate_in_force, scope_weight
+from tenants.pricing.models import MAX_TERM_DAYS, rule_scope_chips
 
 
 # --- payment terms -------------------------------------------------------------------------------
@@ -156,11 +157,10 @@ class TaxOut(Schema):
 
     @staticmethod
     def resolve_current_rate(obj: Any) -> Decimal | None:
-        today = dt.date.today()
-        for r in sorted(obj.rates.all(), key=lambda r: r.effective_from, reverse=True):
-            if r.effective_from <= today and (r.effective_to is None or r.effective_to >= today):
-                return Decimal(r.rate)
-        return None
+        newest_first = sorted(obj.rates.all(), key=lambda r: r.effective_from, reverse=True)
+        return rate_in_force(
+            ((r.effective_from, r.effective_to, r.rate) for r in newest_first), dt.date.today()
+        )
 
 
 class TaxQuery(Schema):
@@ -379,24 +379,15 @@ class PricingRuleOut(Schema):
 
     @staticmethod
     def resolve_specificity(obj: Any) -> int:
-        from tenants.pricing.engine import SCOPE_WEIGHTS
-
-        return sum(w for name, w in SCOPE_WEIGHTS.items() if getattr(obj, name) is not None)
+        return scope_weight(lambda name: getattr(obj, name))
 
     @staticmethod
     def resolve_scope(obj: Any) -> list[str]:
-        chips = []
-        for label, attr, name in (
-            ("Ship-to", "ship_to", "name"),
-            ("Customer", "customer", "name"),
-            ("Company type", "company_type", "company_type"),
-            ("State", "state", "code"),
-            ("Product", "product", "name"),
-            ("Category", "category", "name"),
-        ):
-            if getattr(obj, f"{attr}_id") is not None:
-                chips.append(f"{label}: {getattr(getattr(obj, attr), name)}")
-        return chips or ["Everything"]
+        return rule_scope_chips(
+            lambda relation, column: (
+                None if getattr(obj, f"{relation}_id") is None else getattr(getattr(obj, relation), column)
+            )
+        )
 
 
 class PricingRuleQuery(Schema):

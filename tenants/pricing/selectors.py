@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from core.listing import AnyOf
+from core.rows import fill_related_ids, kept_by_ids
 from django.db import connection
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
@@ -24,6 +26,7 @@ from tenants.pricing.models import (
     Tax,
     TaxRate,
     fee_subtotal,
+    rule_scope_chips,
     term_summary,
 )
 
@@ -369,6 +372,47 @@ def taxes() -> QuerySet[Tax]:
     return Tax.objects.prefetch_related("states", "cities", "products", "categories", "rates")
 
 
+# TaxOut's scope: (the many-to-many field, the list of ids it is shown as).
+TAX_SCOPE_IDS = (
+    ("states", "state_ids"),
+    ("cities", "city_ids"),
+    ("products", "product_ids"),
+    ("categories", "category_ids"),
+)
+
+
+def fill_tax_rows(items: list[dict[str, Any]]) -> None:
+    """The tax list's scope ids, rates (newest first) and today's rate on its plain rows (core.crud
+    `fill_rows`); TaxOut's resolvers say the same of a model instance."""
+    for field, key in TAX_SCOPE_IDS:
+        fill_related_ids(items, Tax, field, key)
+    by_tax: dict[int, list[dict[str, Any]]] = {item["id"]: [] for item in items}
+    statement = kept_by_ids(
+        ("rates of taxes", TaxRate),
+        lambda ids: (
+            TaxRate.objects.filter(AnyOf("tax_id", ids))
+            .order_by("tax_id", "-effective_from", "id")
+            .values_list("id", "tax_id", "rate", "effective_from", "effective_to")
+        ),
+    )
+    for rate_id, tax_id, rate, effective_from, effective_to in statement.rows(list(by_tax))[1]:
+        by_tax[tax_id].append(
+            {
+                "id": rate_id,
+                "tax_id": tax_id,
+                "rate": rate,
+                "effective_from": effective_from,
+                "effective_to": effective_to,
+            }
+        )
+    today = dt.date.today()
+    for item in items:
+        item["rates"] = rates = by_tax[item["id"]]
+        item["current_rate"] = engine.rate_in_force(
+            ((r["effective_from"], r["effective_to"], r["rate"]) for r in rates), today
+        )
+
+
 def filter_taxes(qs: QuerySet[Tax], params: Any) -> QuerySet[Tax]:
     if params.kind:
         qs = qs.filter(kind=params.kind)
@@ -419,6 +463,21 @@ def pricing_rules() -> QuerySet[PricingRule]:
     return PricingRule.objects.select_related(
         "customer", "company_type", "ship_to", "state", "product", "category"
     )
+
+
+def fill_pricing_rule_rows(items: list[dict[str, Any]]) -> None:
+    """The pricing-rule list's specificity and scope chips on its plain rows (core.crud `fill_rows`,
+    the chips' names read as `SCOPE_NAME_COLUMNS`); PricingRuleOut's resolvers say the same of a
+    model instance."""
+
+    def shown_in(item: dict[str, Any]) -> Callable[[str, str], str | None]:
+        return lambda relation, column: (
+            None if item[f"{relation}_id"] is None else item[f"{relation}__{column}"]
+        )
+
+    for item in items:
+        item["specificity"] = engine.scope_weight(item.__getitem__)
+        item["scope"] = rule_scope_chips(shown_in(item))
 
 
 def filter_pricing_rules(qs: QuerySet[PricingRule], params: Any) -> QuerySet[PricingRule]:

@@ -33,7 +33,7 @@ def bench_tenant(label: str) -> tuple[Any, Any, str]:
 def floor_connection(schema: str) -> psycopg.Connection[Any]:
     """psycopg on the test database in `schema`, with the session the web server's requests get
     (infra/gunicorn.conf.py: no parallel query). psycopg prepares a statement on its 5th run, as the
-    kit's kept list statements are (core.listsql.prepared_cursor)."""
+    kit's kept list statements are (core.kept.prepared_cursor)."""
     db = settings.DATABASES["default"]
     floor = psycopg.connect(
         host=str(db["HOST"] or "127.0.0.1"),

@@ -178,7 +178,8 @@ def test_ship_to_search_through_related_rows_finds_what_a_join_finds(api_a, in_t
                 monkeypatch.setattr(listing, "RELATED_IDS_INLINE", inline)
                 query = listing.search_q(ShipTo, crud.spec.search, term, "icontains")
                 assert sorted(ShipTo.objects.filter(query).values_list("name", flat=True)) == listed[0]
-    assert listed and crud.statements is not None and crud.statements.rows is not None  # read ids-first
+    by_id = crud.statements.by_id if crud.statements else None
+    assert listed and by_id is not None and by_id.kept is not None  # read ids-first, both statements kept
     res = api_a.get(SHIP_TOS, {"search": "river", "sort_by": "name"})
     names = [r["name"] for r in res.json()["data"]["items"]]
     assert names == ["North yard", "Quarry gate", "River bend site"]

@@ -1,6 +1,7 @@
 """Every kit list beside its SQL floor (issue 14): one tenant with `BENCH_KIT_LIST_ROWS` rows of every
 model (`tests.model_factory.fill_tenant`), page 1 of each `Crud` list at 100 rows a page through
-gunicorn as deployed, alternating with the floor: every statement that request sends (captured from
+gunicorn as deployed, and page 1 of a search of each list that has one (read ids-first), alternating
+with the floor: every statement that request sends (captured from
 Django on a warm request: a kept list's, or the ORM's), replayed by psycopg on one connection with the
 web server's session settings. The customer and ship-to lists at 100k / 1M rows are
 `test_bench_customers.py`.
@@ -15,6 +16,7 @@ import http.client
 import os
 import time
 from typing import Any
+from urllib.parse import quote
 
 from django.db import connection
 from django.test import Client
@@ -30,7 +32,8 @@ WARM_UP = 10
 
 
 def list_paths() -> dict[str, tuple[str, str]]:
-    """resource → (page-1 path with 100 rows a page, how the kit reads it)."""
+    """resource → (page-1 path with 100 rows a page, how the kit reads it). Each list that has a
+    search also gets `<resource> search`, once its first page shows what to type (`searched`)."""
     import fueldesk.api  # noqa: F401  declares every resource
     from core.crud import REGISTRY
     from fueldesk.api import api
@@ -49,6 +52,26 @@ def list_paths() -> dict[str, tuple[str, str]]:
         how = "kept" if crud.statements is not None else fast
         out[crud.resource] = (f"{path}?size=100", how)
     return out
+
+
+def searched(client: Client, token: str, paths: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """resource → a search term for its list: the first three letters its first row shows in the
+    first searched field (what someone types to find that row; it matches every row of the factory's
+    like-named rows, so the page is full and its total is counted)."""
+    from core.crud import REGISTRY
+
+    terms = {}
+    for crud in REGISTRY:
+        if crud.resource not in paths or not crud.spec.search:
+            continue
+        res = client.get(paths[crud.resource][0], HTTP_AUTHORIZATION=f"Bearer {token}")
+        items = res.json()["data"]["items"] if res.status_code == 200 else []
+        field = crud.spec.search[0].split("__")[0]
+        value = items[0].get(field) if items else None
+        text = value.get("name", "") if isinstance(value, dict) else str(value or "")
+        if len(text.strip()) >= 3:
+            terms[crud.resource] = text.strip()[:3]
+    return terms
 
 
 def test_every_kit_list_near_its_floor(committed, record):
@@ -70,6 +93,9 @@ def test_every_kit_list_near_its_floor(committed, record):
     captured: dict[str, list[str]] = {}
     client = Client()
     needs: dict[str, str] = {}  # lists that do not answer 200 (none should)
+    for resource, term in searched(client, token, paths).items():
+        path, how = paths[resource]
+        paths[f"{resource} search"] = (f"{path}&search={quote(term)}", how)
     for resource, (path, _) in list(paths.items()):
         client.get(path, HTTP_AUTHORIZATION=f"Bearer {token}")  # a kept list learns its statements
         with CaptureQueriesContext(connection) as ctx:

@@ -49,6 +49,20 @@ def names_of(query: Any) -> tuple[str, ...]:
     return tuple(query.selected or (*query.extra_select, *query.values_select, *query.annotation_select))
 
 
+def select_expressions(compiler: Any) -> list[Any]:
+    """The expressions of a compiled query's selected columns, in order (after `as_sql()` or
+    `execute_sql()`)."""
+    return [s[0] for s in compiler.select[0 : compiler.col_count]]
+
+
+def orm_rows(qs: QuerySet[Any]) -> tuple[tuple[str, ...], list[Any], Any]:
+    """(column names, rows with their converters applied, the compiler) of a values() query, run
+    through Django's compiler (the tenant's search_path, an empty `IN ()` answered without a query)."""
+    compiler = qs.query.get_compiler(qs.db)
+    results = compiler.execute_sql(MULTI, chunked_fetch=False)
+    return names_of(qs.query), list(compiler.results_iter(results)), compiler
+
+
 def converters_of(expressions: Sequence[Any], db: str = "default") -> Converters | None:
     """The field converters of a statement's columns (JSON, …); None when one is bound to this
     thread's connection (such a statement is not kept)."""
@@ -113,14 +127,12 @@ class KeptByIds:
             compiler = qs.query.get_compiler(self.db)
             sql, sql_params = compiler.as_sql()
             at = [i for i, value in enumerate(sql_params) if value == ids_text(STAND_IN_IDS)]
-            converters = converters_of([s[0] for s in compiler.select[0 : compiler.col_count]], self.db)
+            converters = converters_of(select_expressions(compiler), self.db)
             if len(at) == 1 and converters is not None:
                 self.kept = (sql, tuple(sql_params), at[0], names_of(qs.query), converters)
             self.learned = True
         return self.kept
 
     def _through_orm(self, ids: list[int]) -> tuple[tuple[str, ...], list[Any]]:
-        qs = self.build(ids)
-        compiler = qs.query.get_compiler(self.db)
-        results = compiler.execute_sql(MULTI, chunked_fetch=False)
-        return names_of(qs.query), list(compiler.results_iter(results))
+        names, found, _ = orm_rows(self.build(ids).using(self.db))
+        return names, found

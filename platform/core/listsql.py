@@ -42,7 +42,7 @@ from django.db import connections
 from django.db.models import QuerySet
 
 from core import rows
-from core.kept import KeptByIds, converted, converters_of, names_of, prepared_cursor
+from core.kept import KeptByIds, converted, converters_of, names_of, prepared_cursor, select_expressions
 from core.listing import is_narrowed, paginate
 
 # A stand-in search term that LIKE escaping leaves as it is, so it is found again in the parameters.
@@ -76,7 +76,7 @@ class Shape:
         tuple[int, tuple[Callable[..., Any], ...], Any], ...
     ]  # (index, field converters, expression)
     narrowed: bool  # the page carries its total (COUNT(*) OVER ())
-    ids_first: bool = False  # `page` reads the page's ids and total; `ListStatements.rows` its rows
+    ids_first: bool = False  # `page` reads the page's ids and total; `ListStatements.by_id` its rows
 
 
 Build = Callable[..., dict[str, Any]]
@@ -273,7 +273,7 @@ class ListStatements:
                 sql, sql_params = compiler.as_sql()
             except (EmptyResultSet, FullResultSet):
                 return [], 0
-            expressions = [s[0] for s in compiler.select[0 : compiler.col_count]]
+            expressions = select_expressions(compiler)
             compiled.append((sql, tuple(sql_params), names_of(sliced.query), expressions))
             return [], 0  # a total: paginate does not count
 

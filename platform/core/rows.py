@@ -14,7 +14,7 @@ import datetime as dt
 import operator
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -26,7 +26,7 @@ from django.db import connections, models
 from django.db.models import F, Func, QuerySet
 from ninja import Schema
 
-from core.kept import KeptByIds, names_of
+from core.kept import KeptByIds, orm_rows, select_expressions
 from core.listing import AnyOf
 
 # The Python type each column kind reads as, for the annotation it may meet.
@@ -376,16 +376,10 @@ def fetch(
     """The items of `values(qs, plan)` (sliced, maybe annotated with the window total `TOTAL`) and
     that total (None without a row or without the annotation). `seen`, when given, receives the
     row's column names and select expressions (for core.listsql to run the statement again)."""
-    from django.db.models.sql.constants import MULTI
-
-    query = qs.query
-    names = names_of(query)
-    compiler = query.get_compiler(qs.db)
-    results = compiler.execute_sql(MULTI, chunked_fetch=False)
-    found = list(compiler.results_iter(results))  # converters applied (e.g. JSON columns)
+    names, found, compiler = orm_rows(qs)  # converters applied (e.g. JSON columns)
     if seen is not None:
         seen["names"] = names
-        seen["expressions"] = [s[0] for s in compiler.select[0 : compiler.col_count]]
+        seen["expressions"] = select_expressions(compiler)
     return items_of(plan, names, found)
 
 
@@ -412,6 +406,18 @@ def kept_by_ids(key: tuple[Any, ...], build: Callable[[list[int]], QuerySet[Any]
     return kept
 
 
+def fill_grouped(
+    items: list[dict[str, Any]], key: str, statement: KeptByIds, value: Callable[[Sequence[Any]], Any]
+) -> None:
+    """Set `items[i][key]` to `value(row)` of each row `statement` reads for the page's ids whose
+    first column is that item's id, in the statement's order (an empty list for an item without)."""
+    by_item: dict[int, list[Any]] = {item["id"]: [] for item in items}
+    for row in statement.rows(list(by_item))[1]:
+        by_item[row[0]].append(value(row))
+    for item in items:
+        item[key] = by_item[item["id"]]
+
+
 def fill_related_refs(
     items: list[dict[str, Any]],
     model: type[models.Model],
@@ -433,11 +439,7 @@ def fill_related_refs(
             .values_list(f"{own}_id", *(f"{other}__{key}" for key in keys))
         ),
     )
-    by_item: dict[int, list[dict[str, Any]]] = {item["id"]: [] for item in items}
-    for owner, *values in statement.rows(list(by_item))[1]:
-        by_item[owner].append(dict(zip(keys, values, strict=True)))
-    for item in items:
-        item[field] = by_item[item["id"]]
+    fill_grouped(items, field, statement, lambda row: dict(zip(keys, row[1:], strict=True)))
 
 
 def fill_related_ids(items: list[dict[str, Any]], model: type[models.Model], field: str, key: str) -> None:
@@ -452,8 +454,4 @@ def fill_related_ids(items: list[dict[str, Any]], model: type[models.Model], fie
             .values_list(f"{own}_id", f"{other}_id")
         ),
     )
-    by_item: dict[int, list[int]] = {item["id"]: [] for item in items}
-    for owner, other_id in statement.rows(list(by_item))[1]:
-        by_item[owner].append(other_id)
-    for item in items:
-        item[key] = by_item[item["id"]]
+    fill_grouped(items, key, statement, operator.itemgetter(1))

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from core.listing import AnyOf
-from core.rows import fill_related_ids, kept_by_ids
+from core.rows import fill_grouped, fill_related_ids, kept_by_ids
 from django.db import connection
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
@@ -29,6 +29,7 @@ from tenants.pricing.models import (
     rule_scope_chips,
     term_summary,
 )
+from tenants.pricing.schemas import TaxRateOut
 
 
 def filter_payment_terms(qs: QuerySet[PaymentTerm], params: Any) -> QuerySet[PaymentTerm]:
@@ -386,30 +387,20 @@ def fill_tax_rows(items: list[dict[str, Any]]) -> None:
     `fill_rows`); TaxOut's resolvers say the same of a model instance."""
     for field, key in TAX_SCOPE_IDS:
         fill_related_ids(items, Tax, field, key)
-    by_tax: dict[int, list[dict[str, Any]]] = {item["id"]: [] for item in items}
+    keys = tuple(TaxRateOut.model_fields)
     statement = kept_by_ids(
-        ("rates of taxes", TaxRate),
+        ("rates of taxes", TaxRate, keys),
         lambda ids: (
             TaxRate.objects.filter(AnyOf("tax_id", ids))
             .order_by("tax_id", "-effective_from", "id")
-            .values_list("id", "tax_id", "rate", "effective_from", "effective_to")
+            .values_list("tax_id", *keys)
         ),
     )
-    for rate_id, tax_id, rate, effective_from, effective_to in statement.rows(list(by_tax))[1]:
-        by_tax[tax_id].append(
-            {
-                "id": rate_id,
-                "tax_id": tax_id,
-                "rate": rate,
-                "effective_from": effective_from,
-                "effective_to": effective_to,
-            }
-        )
+    fill_grouped(items, "rates", statement, lambda row: dict(zip(keys, row[1:], strict=True)))
     today = dt.date.today()
     for item in items:
-        item["rates"] = rates = by_tax[item["id"]]
         item["current_rate"] = engine.rate_in_force(
-            ((r["effective_from"], r["effective_to"], r["rate"]) for r in rates), today
+            ((r["effective_from"], r["effective_to"], r["rate"]) for r in item["rates"]), today
         )
 
 

@@ -256,8 +256,7 @@ class Crud:
             keys = paginate(self.list_queryset(params, prefix=prefix).values("pk"), params, self.default_size)
             ids = [key["pk"] for key in keys["items"]]
             found, _ = rows.fetch(plan, self.rows_for_ids(ids))
-            by_id = {item[self.model._meta.pk.attname]: item for item in found}
-            keys["items"] = [by_id[i] for i in ids if i in by_id]
+            keys["items"] = rows.in_id_order(found, ids, self.model._meta.pk.attname)
             return keys
         listed = self.list_queryset(params, prefix=prefix)
         return paginate(

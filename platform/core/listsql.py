@@ -157,8 +157,7 @@ class ListStatements:
             names, found = self.by_id.rows(ids)
         items, window_total = rows.items_of(self.plan, names, found)
         if shape.ids_first:
-            by_key = {item[self.pk_key]: item for item in items}
-            items = [by_key[i] for i in ids if i in by_key]
+            items = rows.in_id_order(items, ids, self.pk_key)
             window_total = None if window is None else int(window)
         if shape.narrowed:
             # Past the last page there is no row to carry the total: count then (as paginate does).

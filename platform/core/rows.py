@@ -352,6 +352,13 @@ def _builder(plan: Plan, names: tuple[str, ...]) -> Builder:
     return build_row
 
 
+def in_id_order(items: list[dict[str, Any]], ids: list[Any], key: str) -> list[dict[str, Any]]:
+    """The items (read by id, in any order) in the order of `ids`, by their `key` (the primary key);
+    an id without an item is left out."""
+    by_id = {item[key]: item for item in items}
+    return [by_id[i] for i in ids if i in by_id]
+
+
 _BUILDERS: dict[tuple[Plan, tuple[str, ...]], Builder] = {}
 TOTAL = "list_total_"  # the window count's name (core.listing.paginate)
 

@@ -10,27 +10,18 @@ look; `BENCH_CUSTOMER_REQUESTS` sets the requests per term.
 
 from __future__ import annotations
 
-import http.client
 import io
 import os
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import psycopg
-from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.bench.floor import bench_tenant, floor_connection
+from tests.bench.floor import GAP_TARGET_MS, bench_tenant, served_beside_floor
 from tests.bench.stats import summary
 
 CUSTOMERS = int(os.environ.get("BENCH_CUSTOMERS", "100000"))
@@ -38,8 +29,6 @@ SHIP_TOS = int(os.environ.get("BENCH_SHIP_TOS", "1000000"))
 REQUESTS = int(os.environ.get("BENCH_CUSTOMER_REQUESTS", "250"))  # per term, each side
 WARM_UP = 20
 TARGET_P95_MS = float(os.environ.get("BENCH_CUSTOMER_P95_MS", "50"))
-GAP_TARGET_MS = 5.0  # issue 14: a kit list's API p95 within this of its SQL floor's p95
-ROOT = Path(__file__).resolve().parents[2]
 PATH = "/api/customer/customers"
 SHIP_TO_PATH = "/api/customer-ship-to"
 
@@ -54,63 +43,11 @@ TERMS = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def gunicorn() -> Iterator[int]:
-    db = settings.DATABASES["default"]
-    port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
-        "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-        f"/{db['NAME']}",
-    }
-    # The server as deployed (infra/gunicorn.conf.py: 2 sync workers, the access log), on a free port.
-    env.update({"PORT": str(port), "WEB_CONCURRENCY": "2", "GUNICORN_LOGLEVEL": "warning"})
-    argv = [sys.executable, "-m", "gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"]
-    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/api/ping")
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-
-
 def query_string(term: str | None, path: str = PATH, **extra: Any) -> str:
     params = {"sort_by": "name", "order": "asc", **extra}
     if term:
         params["search"] = term
     return f"{path}?{urlencode(params)}"
-
-
-def api_call(conn: http.client.HTTPConnection, path: str, token: str) -> float:
-    start = time.perf_counter()
-    conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
-    res = conn.getresponse()
-    res.read()
-    elapsed = time.perf_counter() - start
-    assert res.status == 200, res.status
-    return elapsed
-
-
-def sql_call(cur: psycopg.Cursor, statements: list[str]) -> float:
-    start = time.perf_counter()
-    for sql in statements:
-        cur.execute(sql)  # type: ignore[call-overload]  # captured text, literals inline
-        cur.fetchall()
-    return time.perf_counter() - start
 
 
 def captured_statements(token: str, path: str) -> tuple[list[str], dict[str, Any]]:
@@ -180,32 +117,17 @@ def test_customer_list_at_scale(committed, record):
 
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
-    with gunicorn() as port:
-        floor = floor_connection(tenant.schema_name)
-        client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        try:
-            with floor.cursor() as cur:
-                for label, term in cases.items():
-                    statements, page = captured[label]
-                    path = paths[label]
-                    api: list[float] = []
-                    sql: list[float] = []
-                    # Alternate the two, so both see the same moments of the machine's load.
-                    for n in range(WARM_UP + REQUESTS):
-                        a, s = api_call(client, path, token), sql_call(cur, statements)
-                        if n >= WARM_UP:
-                            api.append(a)
-                            sql.append(s)
-                    results[label] = {
-                        "search": term,
-                        "total": page["total"],
-                        "api": summary(api),
-                        "sql_floor": summary(sql),
-                        "plan": plans[label],
-                    }
-        finally:
-            client.close()
-            floor.close()
+    with served_beside_floor(tenant.schema_name) as bench:
+        for label, term in cases.items():
+            statements, page = captured[label]
+            api, sql = bench.alternate(paths[label], token, statements, warm_up=WARM_UP, requests=REQUESTS)
+            results[label] = {
+                "search": term,
+                "total": page["total"],
+                "api": summary(api),
+                "sql_floor": summary(sql),
+                "plan": plans[label],
+            }
     load = (load_before[0], os.getloadavg()[0])
 
     record["customer_list"] = {

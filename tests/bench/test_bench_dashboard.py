@@ -12,7 +12,6 @@ the data down for a quick look; `BENCH_DASHBOARD_REQUESTS` sets the requests per
 from __future__ import annotations
 
 import datetime as dt
-import http.client
 import os
 import time
 from decimal import Decimal
@@ -24,9 +23,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tests.bench.floor import floor_connection
+from tests.bench.floor import served_beside_floor
 from tests.bench.stats import summary
-from tests.bench.test_bench_customers import api_call, gunicorn, sql_call
 
 ORDERS = int(os.environ.get("BENCH_DASHBOARD_ORDERS", "1000000"))
 REQUESTS = int(os.environ.get("BENCH_DASHBOARD_REQUESTS", "200"))
@@ -229,29 +227,16 @@ def test_dashboard_product_summary_at_scale(committed, record):
 
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
-    with gunicorn() as port:
-        floor = floor_connection(tenant.schema_name)
-        client = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        try:
-            with floor.cursor() as cur:
-                for label, path in (("warm (cached)", PATH), ("force_refresh", forced_path)):
-                    api: list[float] = []
-                    sql: list[float] = []
-                    for n in range(WARM_UP + REQUESTS):
-                        a, s = api_call(client, path, token), sql_call(cur, statements)
-                        if n >= WARM_UP:
-                            api.append(a)
-                            sql.append(s)
-                    results[label] = {"api": summary(api), "sql_floor": summary(sql)}
-                no_rollup = []
-                for _ in range(5):
-                    start = time.perf_counter()
-                    cur.execute(FROM_LINES, [start_day, today])  # type: ignore[call-overload]
-                    cur.fetchall()
-                    no_rollup.append(time.perf_counter() - start)
-        finally:
-            client.close()
-            floor.close()
+    with served_beside_floor(tenant.schema_name, timeout=60) as bench:
+        for label, path in (("warm (cached)", PATH), ("force_refresh", forced_path)):
+            api, sql = bench.alternate(path, token, statements, warm_up=WARM_UP, requests=REQUESTS)
+            results[label] = {"api": summary(api), "sql_floor": summary(sql)}
+        no_rollup = []
+        for _ in range(5):
+            start = time.perf_counter()
+            bench.cur.execute(FROM_LINES, [start_day, today])  # type: ignore[call-overload]
+            bench.cur.fetchall()
+            no_rollup.append(time.perf_counter() - start)
     load = (load_before[0], os.getloadavg()[0])
     results["aggregate from the lines (no rollup)"] = {"sql": summary([*no_rollup, from_lines_once])}
     record["dashboard_summary"] = {

@@ -20,8 +20,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.bench.floor import api_call, gunicorn
 from tests.bench.stats import summary
-from tests.bench.test_bench_customers import api_call, gunicorn
 
 REQUESTS = int(os.environ.get("BENCH_DISPATCH_REQUESTS", "100"))
 WARM_UP = 10

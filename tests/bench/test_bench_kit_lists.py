@@ -12,7 +12,6 @@ fail on time).
 
 from __future__ import annotations
 
-import http.client
 import os
 import time
 from typing import Any
@@ -22,9 +21,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.bench.floor import bench_tenant, floor_connection
+from tests.bench.floor import GAP_TARGET_MS, bench_tenant, served_beside_floor
 from tests.bench.stats import summary
-from tests.bench.test_bench_customers import GAP_TARGET_MS, api_call, gunicorn, sql_call
 
 ROWS = int(os.environ.get("BENCH_KIT_LIST_ROWS", "120"))
 REQUESTS = int(os.environ.get("BENCH_KIT_LIST_REQUESTS", "100"))  # per list, each side
@@ -109,29 +107,17 @@ def test_every_kit_list_near_its_floor(committed, record):
 
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
-    with gunicorn() as port:
-        floor = floor_connection(tenant.schema_name)
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        try:
-            with floor.cursor() as cur:
-                for resource, (path, how) in paths.items():
-                    api: list[float] = []
-                    sql: list[float] = []
-                    for n in range(WARM_UP + REQUESTS):
-                        a, s = api_call(conn, path, token), sql_call(cur, captured[resource])
-                        if n >= WARM_UP:
-                            api.append(a)
-                            sql.append(s)
-                    results[resource] = {
-                        "path": path,
-                        "read": how,
-                        "statements": len(captured[resource]),
-                        "api": summary(api),
-                        "sql_floor": summary(sql),
-                    }
-        finally:
-            conn.close()
-            floor.close()
+    with served_beside_floor(tenant.schema_name) as bench:
+        for resource, (path, how) in paths.items():
+            statements = captured[resource]
+            api, sql = bench.alternate(path, token, statements, warm_up=WARM_UP, requests=REQUESTS)
+            results[resource] = {
+                "path": path,
+                "read": how,
+                "statements": len(statements),
+                "api": summary(api),
+                "sql_floor": summary(sql),
+            }
     load = (load_before[0], os.getloadavg()[0])
 
     print(f"\nevery kit list, {ROWS} rows of every model (seed {seed_seconds:.0f} s), page 1 of 100 rows")

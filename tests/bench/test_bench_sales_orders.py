@@ -17,7 +17,6 @@ previous run was interrupted before that flush.
 from __future__ import annotations
 
 import datetime as dt
-import http.client
 import io
 import os
 import time
@@ -29,9 +28,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.bench.floor import floor_connection
+from tests.bench.floor import served_beside_floor
 from tests.bench.stats import summary
-from tests.bench.test_bench_customers import api_call, gunicorn, sql_call
 from tests.bench.test_bench_dispatch import cpu_profile
 
 ORDERS = int(os.environ.get("BENCH_SALES_ORDERS", "1000000"))
@@ -235,43 +233,23 @@ def test_sales_order_list_at_scale(committed, record):
 
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
-    with gunicorn() as port:
-        floor = floor_connection(tenant.schema_name)
-        client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        try:
-            with floor.cursor() as cur:
-                for label, (params, target) in cases.items():
-                    statements, page = captures[label]
-                    api: list[float] = []
-                    sql: list[float] = []
-                    # The case without a target (a count of ~700,000 rows) gets fewer requests.
-                    for n in range(WARM_UP + (REQUESTS if target else min(REQUESTS, 30))):
-                        try:
-                            a = api_call(client, path_of(params), token)
-                        except (http.client.RemoteDisconnected, ConnectionError):
-                            # gunicorn closes an idle keep-alive connection after 2 s: a slow floor
-                            # statement on a loaded machine can take that long. Reconnect, ask again.
-                            client.close()
-                            client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                            a = api_call(client, path_of(params), token)
-                        s = sql_call(cur, statements)
-                        if n >= WARM_UP:
-                            api.append(a)
-                            sql.append(s)
-                    print(f"{label}: API {summary(api)}, SQL {summary(sql)}", flush=True)
-                    results[label] = {
-                        "params": params,
-                        "total": page["total"],
-                        "statements": len(statements),
-                        "api": summary(api),
-                        "sql_floor": summary(sql),
-                        "handler_in_process": cpu[label],
-                        "plans": plans[label],
-                        "target_p95_ms": target or None,
-                    }
-        finally:
-            client.close()
-            floor.close()
+    with served_beside_floor(tenant.schema_name) as bench:
+        for label, (params, target) in cases.items():
+            statements, page = captures[label]
+            # The case without a target (a count of ~700,000 rows) gets fewer requests.
+            requests = REQUESTS if target else min(REQUESTS, 30)
+            api, sql = bench.alternate(path_of(params), token, statements, warm_up=WARM_UP, requests=requests)
+            print(f"{label}: API {summary(api)}, SQL {summary(sql)}", flush=True)
+            results[label] = {
+                "params": params,
+                "total": page["total"],
+                "statements": len(statements),
+                "api": summary(api),
+                "sql_floor": summary(sql),
+                "handler_in_process": cpu[label],
+                "plans": plans[label],
+                "target_p95_ms": target or None,
+            }
     load = (load_before[0], os.getloadavg()[0])
     record["sales_order_list"] = {
         "orders": total_orders,

@@ -4,26 +4,18 @@ role) against a no-op endpoint (GET /api/ping) on the same gunicorn server, over
 
 import http.client
 import os
-import socket
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 from django.conf import settings
 
+from tests.bench.floor import ROOT, bench_tenant, free_port
 from tests.bench.stats import summary
 
 THREADS = 4
 REQUESTS_PER_THREAD = 400
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def load(port: int, path: str, token: str | None) -> tuple[float, list[float]]:
@@ -56,21 +48,7 @@ def load(port: int, path: str, token: str | None) -> tuple[float, list[float]]:
 
 
 def test_auth_overhead(committed, record):
-    from django.db import connection
-    from tenancy.services import provision_tenant
-
-    from tenants.accounts.auth import session_for
-
-    tenant, admin = provision_tenant(
-        company_name=f"Bench Auth {time.time_ns()}",
-        admin_email=f"a{time.time_ns()}@auth.bench",
-        admin_name="A",
-        admin_password="Bench-pass-2026",
-        use_pool=False,
-    )
-    connection.set_tenant(tenant)
-    token = session_for(admin, tenant)["access_token"]
-    connection.set_schema_to_public()
+    _, _, token = bench_tenant("Auth")
     db = settings.DATABASES["default"]
     port = free_port()
     env = {

@@ -399,6 +399,18 @@ def setup_broker() -> dramatiq.Broker:
 # --------------------------------------------------------------------------- actors and sending
 
 
+def returns_nothing(func: Callable[..., Any]) -> None:
+    """An actor's return value goes nowhere (no Results backend): Dramatiq's worker discards it with a
+    warning at every run, noise that hides real warnings. Actors report through the job log
+    (``report_outcome``) and their rows; refuse one declared to return a value."""
+    annotation = func.__annotations__.get("return", "None")
+    if annotation not in (None, "None"):
+        raise TypeError(
+            f"actor {func.__name__} is declared to return {annotation}: an actor's return value is "
+            "discarded (report through the job log instead); declare it -> None"
+        )
+
+
 def tenant_actor(
     fn: Callable[..., Any] | None = None,
     *,
@@ -418,6 +430,7 @@ def tenant_actor(
     def wrap(func: Callable[..., Any]) -> Any:
         import functools
 
+        returns_nothing(func)
         setup_broker()  # the broker (with the tenant middleware) comes before any actor
 
         @functools.wraps(func)
@@ -496,6 +509,7 @@ def periodic(seconds: int) -> Callable[[Any], Any]:
     A per-tenant job fans out from it: one message per tenant, stamped with its schema."""
 
     def mark(actor: Any) -> Any:
+        returns_nothing(actor.fn)
         PERIODIC[actor.actor_name] = seconds
         return actor
 

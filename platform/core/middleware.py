@@ -3,6 +3,7 @@ resolution from the access token."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
@@ -10,6 +11,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django_tenants.utils import get_public_schema_name, remove_www
 from tenancy.models import Domain, Tenant
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from core.tokens import AccessClaims, TokenError, decode_access_token
 
@@ -156,3 +158,22 @@ class TenantFromTokenMiddleware:
         connection.set_tenant(tenant)
         request.tenant = tenant  # type: ignore[attr-defined]
         request.claims = claims  # type: ignore[attr-defined]
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise (the SPA's build and collected static files), told about ``STATIC_ROOT`` only when
+    there is something to serve from it. No installed app ships static files today, so
+    ``collectstatic`` copies nothing and creates no folder, and plain WhiteNoise warned "No directory
+    at: …/var/static" at every web worker's start: noise in front of an operator. The warning stays
+    where it means something: files to collect and no collected folder (``collectstatic`` not run)."""
+
+    def add_files(self, root: str, prefix: str | None = None) -> None:
+        if root == self.static_root and not os.path.isdir(root) and not _collectable_static_files():
+            return
+        super().add_files(root, prefix)
+
+
+def _collectable_static_files() -> bool:
+    from django.contrib.staticfiles import finders
+
+    return any(True for finder in finders.get_finders() for _ in finder.list([]))

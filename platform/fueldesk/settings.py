@@ -142,7 +142,7 @@ MIDDLEWARE = [
     "core.middleware.ApiPathMiddleware",
     "core.middleware.TenantFromTokenMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.middleware.StaticFilesMiddleware",  # WhiteNoise: the SPA build and collected static files
     "django.middleware.common.CommonMiddleware",
     # The API takes bearer tokens, not cookies (django-ninja marks its views CSRF-exempt); the
     # middleware stays for anything cookie-based added later.

@@ -23,10 +23,9 @@ def poll_inboxes_everywhere() -> None:
 
 
 @tenant_actor(kind="inbox_poll", label="Inbox poll", retryable=True, max_retries=0, time_limit=15 * 60_000)
-def poll_inbox(force: bool = False) -> str:
+def poll_inbox(force: bool = False) -> None:
     """Import the mailbox's new messages (idempotent: each message once). A refused login or an
     unreachable server fails the entry with the reason and backs off; it is not retried at once."""
     result = services.poll(force=force, progress=report_progress)
     if result.status in ("login_refused", "unreachable"):
         report_outcome(failed=True, reason=result.message, retryable=True)
-    return result.status

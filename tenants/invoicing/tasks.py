@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import fueldesk.dramatiq_setup  # noqa: F401
 from core.jobs import report_outcome, report_progress, tenant_actor
 
 
 @tenant_actor(kind="invoice_day", label="Invoice a day's deliveries", retryable=True)
-def invoice_delivered_day(day: str) -> dict[str, Any]:
+def invoice_delivered_day(day: str) -> None:
     """Invoice every order delivered on `day`. Idempotent (issued invoices are skipped, drafts brought
     up to date), so a redelivery or a retry after a crash ends with the same invoices."""
     from tenants.invoicing.services import invoice_day
@@ -21,4 +20,3 @@ def invoice_delivered_day(day: str) -> dict[str, Any]:
             result["errors"][:5]
         )
         report_outcome(failed=True, reason=reason[:500], retryable=True)
-    return result

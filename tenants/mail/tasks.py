@@ -22,18 +22,18 @@ REQUEUE_EVERY_SECONDS = 300
     max_backoff=120_000,
     queue_name="email",
 )
-def send_email(email_id: int, **_: Any) -> str:
+def send_email(email_id: int, **_: Any) -> None:
     """Deliver one outbox email (retried with backoff on temporary SMTP failures)."""
-    return services.deliver(email_id)
+    services.deliver(email_id)
 
 
 @tenant_actor(kind="email_requeue", label="Stale email re-queue", logged=False, max_retries=0)
-def requeue_stale_emails() -> int:
-    return services.requeue_stale()
+def requeue_stale_emails() -> None:
+    services.requeue_stale()
 
 
 @periodic(REQUEUE_EVERY_SECONDS)
 @dramatiq.actor(actor_name="mail_requeue_stale", max_retries=0, time_limit=10 * 60_000)
-def mail_requeue_stale() -> int:
+def mail_requeue_stale() -> None:
     """Every company's stale outbox emails offered to the worker again (docs/email.md)."""
-    return services.requeue_stale_everywhere()
+    services.requeue_stale_everywhere()

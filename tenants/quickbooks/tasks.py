@@ -19,12 +19,14 @@ from tenants.quickbooks.client import QboError
 DOCUMENT = Document("quickbooks", 1, "QuickBooks Online", "/quickbook-online")
 
 
-def _run(fn: Callable[[], dict[str, int]], what: str) -> dict[str, int]:
+def _run(fn: Callable[[], dict[str, int]], what: str) -> None:
+    """Run a sync; its counts go to the job log's outcome when something failed (an actor's return
+    value would be discarded: there is no results backend)."""
     try:
         counts = fn()
     except QboError as exc:
         report_outcome(failed=True, reason=f"{what} failed: {exc.describe()}", retryable=True)
-        return {}
+        return
     failed = counts.get("failed", 0)
     if failed:
         report_outcome(
@@ -33,12 +35,11 @@ def _run(fn: Callable[[], dict[str, int]], what: str) -> dict[str, int]:
             + ", ".join(f"{k} {v}" for k, v in counts.items()),
             retryable=True,
         )
-    return counts
 
 
 @tenant_actor(kind="quickbooks_customers", label="QuickBooks customer sync", retryable=True, max_retries=0)
-def sync_customers_job(customer_ids: list[int] | None = None) -> dict[str, int]:
-    return _run(
+def sync_customers_job(customer_ids: list[int] | None = None) -> None:
+    _run(
         lambda: services.sync_customers(customer_ids=customer_ids, progress=report_progress), "Customer sync"
     )
 
@@ -46,21 +47,19 @@ def sync_customers_job(customer_ids: list[int] | None = None) -> dict[str, int]:
 @tenant_actor(
     kind="quickbooks_customer_import", label="QuickBooks customer import", retryable=True, max_retries=0
 )
-def import_customers_job() -> dict[str, int]:
-    return _run(lambda: services.import_customers(progress=report_progress), "Customer import")
+def import_customers_job() -> None:
+    _run(lambda: services.import_customers(progress=report_progress), "Customer import")
 
 
 @tenant_actor(kind="quickbooks_items", label="QuickBooks item sync", retryable=True, max_retries=0)
-def sync_items_job(items: list[list[Any]]) -> dict[str, int]:
+def sync_items_job(items: list[list[Any]]) -> None:
     pairs = [(str(kind), int(local_id)) for kind, local_id in items]
-    return _run(lambda: services.sync_items(items=pairs, progress=report_progress), "Item sync")
+    _run(lambda: services.sync_items(items=pairs, progress=report_progress), "Item sync")
 
 
 @tenant_actor(kind="quickbooks_payments", label="QuickBooks payments", retryable=True, max_retries=0)
-def sync_payments_job(payment_ids: list[str] | None = None) -> dict[str, int]:
-    return _run(
-        lambda: services.sync_payments(payment_ids=payment_ids, progress=report_progress), "Payment sync"
-    )
+def sync_payments_job(payment_ids: list[str] | None = None) -> None:
+    _run(lambda: services.sync_payments(payment_ids=payment_ids, progress=report_progress), "Payment sync")
 
 
 @periodic(settings.QBO_CDC_EVERY_SECONDS)

@@ -138,7 +138,7 @@ def test_the_scheduler_requeues_stale_emails_every_five_minutes(
         (row,) = services.queue_email(recipients="late@x.test", subject="Stuck")  # never enqueued
         SentEmail.objects.filter(pk=row.pk).update(updated_at=timezone.now() - timedelta(minutes=6))
     jobs()
-    assert mail_requeue_stale.fn() >= 1
+    mail_requeue_stale.fn()
     jobs()
     assert [m["To"] for m in smtp.messages] == ["late <late@x.test>"]
     with in_tenant(tenant_a):

@@ -23,6 +23,7 @@ from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError, describe_dependents
 from core.listing import AnyOf, ListSpec, apply_list, is_narrowed, paginate
 from core.permissions import perm, register_resource
+from core.uploads import upload_route
 
 ALL_OPS = ("list", "all", "get", "create", "update", "delete")
 REGISTRY: list["Crud"] = []  # every declared resource (for the kit's own tests)
@@ -464,6 +465,7 @@ class Crud:
             openapi_extra={"responses": csv_io.CSV_RESPONSE},
         )(import_template)
 
+        @upload_route()
         def import_preview(request: HttpRequest, file: File[UploadedFile]) -> Any:
             imp = csv_io.start_import(crud, file, request.auth)  # type: ignore[attr-defined]
             if imp.status == "validating":

@@ -26,7 +26,6 @@ from decimal import Decimal
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import (
     DEFAULT_DB_ALIAS,
@@ -571,12 +570,9 @@ def start_import(target: ImportTarget, upload: UploadedFile, user: Any) -> Impor
     from core.storage import save_upload
 
     assert target.importer is not None
-    limit = settings.FILE_UPLOAD_MAX_BYTES
-    if upload.size is not None and upload.size > limit:
-        raise ApiError(413, f"The file is too large: the limit is {limit // (1024 * 1024)} MB.")
-    data = upload.read(limit + 1)
-    if len(data) > limit:
-        raise ApiError(413, f"The file is too large: the limit is {limit // (1024 * 1024)} MB.")
+    from core.uploads import read_upload
+
+    data = read_upload(upload)
     table = read_table(data, target.importer, target.create_in)
     upload.seek(0)
     stored = save_upload(upload, "import")

@@ -8,7 +8,6 @@ import re
 import uuid
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
@@ -16,6 +15,7 @@ from django.db import connection
 from PIL import Image
 
 from core.errors import ApiError
+from core.uploads import read_upload, require_pdf
 
 IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
 RASTER_IMAGES = frozenset(IMAGE_FORMATS.values())
@@ -144,18 +144,15 @@ def _stored(key: str, content_type: str, size: int) -> StoredFile:
 def save_upload(upload: UploadedFile, purpose: str) -> StoredFile:
     if purpose not in PURPOSES:
         raise ApiError(422, f"purpose must be one of: {', '.join(sorted(PURPOSES))}.")
-    limit = settings.FILE_UPLOAD_MAX_BYTES
-    if upload.size is None or upload.size > limit:
-        raise ApiError(413, f"The file is too large: the limit is {limit // (1024 * 1024)} MB.")
-    data = upload.read(limit + 1)
-    if len(data) > limit:
-        raise ApiError(413, f"The file is too large: the limit is {limit // (1024 * 1024)} MB.")
+    data = read_upload(upload)
     if not data:
         raise ApiError(422, "The file is empty.")
     original = upload.name or "file"
     content_type = sniff(data, original)
     if content_type not in PURPOSE_TYPES[purpose]:
         raise _refuse_type(purpose)
+    if content_type == PDF:
+        require_pdf(data)  # starts like a PDF; must also open as one (pypdf), or 422
     # The stored name keeps the user's name but its extension comes from what the bytes are.
     stem = safe_filename(original)
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem

@@ -261,6 +261,9 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE = not DEVELOPMENT
 # Files: S3 when a bucket is configured, else a local folder. Keys always start with the tenant prefix.
 FILE_UPLOAD_MAX_BYTES = int(os.environ.get("FILE_UPLOAD_MAX_BYTES", str(5 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_BYTES + 1024 * 1024
+# A route taking several files at once (the bill parser's batch) reads at most this much in one
+# request; over it (or one file over FILE_UPLOAD_MAX_BYTES) is a 413 before the body is read (core.uploads).
+UPLOAD_REQUEST_MAX_BYTES = int(os.environ.get("UPLOAD_REQUEST_MAX_BYTES", str(25 * 1024 * 1024)))
 AWS_STORAGE_BUCKET_NAME = os.environ.get("AWS_STORAGE_BUCKET_NAME", "")
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 if AWS_STORAGE_BUCKET_NAME:

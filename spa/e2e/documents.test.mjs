@@ -37,10 +37,31 @@ after(async () => {
   await server?.stop();
 });
 
+// A small but real PDF, with its cross-reference table: the server opens every uploaded PDF (pypdf)
+// and refuses one that only starts like a PDF.
+function realPdf() {
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<</Size ${objects.length + 1}/Root 1 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
 describe('email history', { concurrency: false }, () => {
   test('email history: both categories, newest first, and the detail with its attachment', async () => {
     const pdfFile = new FormData();
-    pdfFile.append('file', new Blob([Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF')], { type: 'application/pdf' }), 'invoice.pdf');
+    pdfFile.append('file', new Blob([realPdf()], { type: 'application/pdf' }), 'invoice.pdf');
     pdfFile.append('purpose', 'attachment');
     const up = await fetch(`${BASE_URL}/api/storage/upload-file`, { method: 'POST', headers: { Authorization: `Bearer ${session.access_token}` }, body: pdfFile });
     const file = (await up.json()).data;

@@ -9,6 +9,7 @@ from core.envelope import Envelope, Page, ok, page_of
 from core.errors import ApiError
 from core.permissions import acting_user, perm, register_resource
 from core.storage import open_tenant_file
+from core.uploads import upload_route
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Query, Router
 from ninja.files import UploadedFile
@@ -54,6 +55,7 @@ def _detail(row: ParsedBill) -> dict[str, Any]:
     auth=perm("bill_parse.add"),
     operation_id="parse_document_upload",
 )
+@upload_route(files=services.MAX_FILES)
 def upload(request: HttpRequest, files: File[list[UploadedFile]]) -> Any:
     """One or many invoice PDFs (multipart field `files`): answered at once, parsed by the worker."""
     batch, rows = services.submit_documents(files=list(files), user=acting_user())

@@ -429,6 +429,8 @@ def _open(data: bytes) -> tuple[_Doc | None, ParseResult | None]:
 
     try:
         pdf = pdfplumber.open(io.BytesIO(data))
+    except MemoryError:  # over the parse's memory cap (guard.py): not a damaged file
+        raise
     except Exception:  # pdfminer raises many kinds of errors on damaged or encrypted files
         return None, ParseResult(
             ok=False,
@@ -441,6 +443,8 @@ def _open(data: bytes) -> tuple[_Doc | None, ParseResult | None]:
         images = 0
         try:
             pages = pdf.pages[:MAX_PAGES]
+        except MemoryError:
+            raise
         except Exception:
             return None, ParseResult(
                 ok=False, error_code="unreadable", error="This PDF cannot be read: it is damaged."
@@ -450,6 +454,8 @@ def _open(data: bytes) -> tuple[_Doc | None, ParseResult | None]:
             try:
                 words = page.extract_words(x_tolerance=1.5, y_tolerance=2)
                 images += len(page.images)
+            except MemoryError:
+                raise
             except Exception:
                 words = []
             lines.extend(_lines_of(words, i))

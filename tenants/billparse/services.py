@@ -12,12 +12,13 @@ from typing import Any
 from core.errors import ApiError
 from core.jobs import Document, send_job
 from core.storage import PDF, open_tenant_file, save_upload, sniff
-from django.conf import settings
+from core.uploads import read_upload, require_pdf
 from django.core.files.uploadedfile import UploadedFile
 from django.db import connection, transaction
 
 from tenants.billparse import selectors
-from tenants.billparse.extract import ParseHints, learn_layout, parse_pdf
+from tenants.billparse.extract import ParseHints, learn_layout
+from tenants.billparse.guard import parse_limited
 from tenants.billparse.models import ParsedBill, SupplierLayout
 
 log = logging.getLogger(__name__)
@@ -27,28 +28,28 @@ NOT_PDF = "This file is not a PDF: upload the supplier's invoice as a PDF file."
 EMPTY = "The file is empty."
 
 
-def _too_large() -> str:
-    return f"The file is too large: the limit is {settings.FILE_UPLOAD_MAX_BYTES // (1024 * 1024)} MB."
-
-
 def submit_documents(*, files: list[UploadedFile], user: Any) -> tuple[str, list[ParsedBill]]:
     """Store each PDF of an upload and queue one parsing job for them; a file that is not a PDF (or is
-    empty, or too large) gets its row with the reason at once and is not stored."""
+    empty) gets its row with the reason at once and is not stored. A file over the size limit (413)
+    or one that starts as a PDF but cannot be read as one (422) refuses the whole upload, as every
+    upload route does (core.uploads)."""
     if not files:
         raise ApiError(422, "Choose at least one invoice PDF to parse.")
     if len(files) > MAX_FILES:
         raise ApiError(422, f"Upload at most {MAX_FILES} files at a time.")
     batch = uuid.uuid4().hex
     rows: list[ParsedBill] = []
-    limit = settings.FILE_UPLOAD_MAX_BYTES
+    contents = []
+    for upload in files:
+        name = (upload.name or "file")[-200:]
+        data = read_upload(upload)
+        if data and sniff(data, name) == PDF:
+            require_pdf(data, name=name)
+        contents.append((upload, name, data))
     with transaction.atomic():
-        for upload in files:
-            name = (upload.name or "file")[-200:]
-            row = ParsedBill(batch=batch, file_name=name, size=upload.size or 0, created_by=user)
-            data = upload.read(limit + 1)
-            if len(data) > limit:
-                row.status, row.message = ParsedBill.Status.FAILED, _too_large()
-            elif not data:
+        for upload, name, data in contents:
+            row = ParsedBill(batch=batch, file_name=name, size=len(data), created_by=user)
+            if not data:
                 row.status, row.message = ParsedBill.Status.FAILED, EMPTY
             elif sniff(data, name) != PDF:
                 row.status, row.message = ParsedBill.Status.FAILED, NOT_PDF
@@ -88,7 +89,9 @@ def parse_one(*, parse_id: int, hints: ParseHints | None = None) -> ParsedBill |
     except ApiError:
         return _fail(row, "The uploaded file is no longer stored: upload it again.")
     try:
-        result = parse_pdf(data, hints=hints or selectors.parse_hints())
+        # In a child process under memory/CPU limits (guard.py): a decompression bomb fails this
+        # document with the reason, and the worker's memory does not grow.
+        result = parse_limited(data, hints=hints or selectors.parse_hints())
     except Exception:  # a bug of the parser must not stop the other files of the upload
         log.exception("bill parser failed on %s", row.pk)
         return _fail(row, "The parser could not read this PDF. Enter the bill by hand.")

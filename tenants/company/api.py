@@ -4,6 +4,7 @@ from core.crud import Crud
 from core.envelope import Envelope, ok
 from core.permissions import perm, register_resource
 from core.storage import download_headers, open_tenant_file, save_upload
+from core.uploads import upload_route
 from django.http import HttpRequest, HttpResponse
 from ninja import File, Form, Router
 from ninja.files import UploadedFile
@@ -48,6 +49,7 @@ def get_settings(request: HttpRequest) -> Any:
     auth=perm("file.add"),
     operation_id="storage_upload_file",
 )
+@upload_route()
 def upload_file(request: HttpRequest, file: File[UploadedFile], purpose: Form[str] = "logo") -> Any:
     stored = save_upload(file, purpose)
     return ok(stored.__dict__, "File uploaded successfully", status=201)

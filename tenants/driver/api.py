@@ -11,6 +11,7 @@ from typing import Any
 
 from core.envelope import Envelope, ok
 from core.permissions import perm
+from core.uploads import upload_route
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import File, Form, Query, Router
@@ -88,6 +89,7 @@ def actions(request: HttpRequest, payload: DriverActionsIn) -> Any:
     auth=perm("sales_order.deliver"),
     summary="Upload a signature or photo of a delivery (PNG or JPEG); kind: signature or photo",
 )
+@upload_route()
 def upload_proof(request: HttpRequest, file: File[UploadedFile], kind: Form[str] = "photo") -> Any:
     selectors.driver_of(request.auth)  # type: ignore[attr-defined]
     stored = services.save_proof(file, kind=kind)

@@ -12,7 +12,7 @@ from typing import Any
 from core.envelope import Envelope, ok
 from core.errors import ApiError
 from core.permissions import perm
-from django.conf import settings
+from core.uploads import read_upload, upload_route
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
@@ -45,11 +45,7 @@ def _pdf(request: HttpRequest, given: UploadedFile | None) -> bytes:
     upload = given or request.FILES.get("invoice_pdf")
     if upload is None:
         return rules.check_pdf(None)
-    limit = settings.FILE_UPLOAD_MAX_BYTES
-    data = upload.read(limit + 1)
-    if len(data) > limit:
-        raise ApiError(413, f"The file is too large: the limit is {limit // (1024 * 1024)} MB.")
-    return rules.check_pdf(data)
+    return rules.check_pdf(read_upload(upload))
 
 
 def _invoice(invoice_id: int) -> Invoice:
@@ -157,6 +153,7 @@ def _queued_message(rows: list[SentEmail]) -> str:
     auth=perm("email.add"),
     operation_id="invoice_email_prepare",
 )
+@upload_route()
 def prepare_invoice_email(
     request: HttpRequest,
     id: int,
@@ -182,6 +179,7 @@ def prepare_invoice_email(
     auth=perm("email.add"),
     operation_id="invoice_email_send",
 )
+@upload_route()
 def send_invoice_email(
     request: HttpRequest,
     id: int,

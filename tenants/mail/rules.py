@@ -11,6 +11,7 @@ from email.utils import getaddresses, parseaddr
 from typing import Any
 
 from core.errors import ApiError
+from core.uploads import require_pdf
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
@@ -137,18 +138,4 @@ def check_pdf(data: bytes | None, *, required: bool = True) -> bytes:
         if required:
             raise ApiError(422, PDF_REQUIRED)
         raise ApiError(422, PDF_INVALID)
-    if not data or not data.lstrip()[:5] == b"%PDF-":
-        raise ApiError(422, PDF_INVALID)
-    import io
-
-    from pypdf import PdfReader
-
-    try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if len(reader.pages) < 1:
-            raise ApiError(422, PDF_INVALID)
-    except ApiError:
-        raise
-    except Exception as exc:  # pypdf raises many kinds on a broken file: all mean "not a PDF"
-        raise ApiError(422, PDF_INVALID) from exc
-    return data
+    return require_pdf(data, message=PDF_INVALID)

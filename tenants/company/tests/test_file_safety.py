@@ -7,6 +7,7 @@ import pytest
 
 from conftest import Api
 from tenants.company.tests.test_settings_and_files import png_bytes, upload
+from tests.pdfs import tiny_pdf
 
 ACTIVE = {
     "page.html": b"<!doctype html><html><body><script>alert(document.domain)</script></body></html>",
@@ -42,8 +43,8 @@ def test_a_png_named_html_is_stored_and_served_as_a_png(api_a):
 @pytest.mark.parametrize(
     ("name", "body", "purpose", "stored_as", "content_type"),
     [
-        ("invoice.pdf", b"%PDF-1.7\n1 0 obj<<>>endobj\n%%EOF", "document", "invoice.pdf", "application/pdf"),
-        ("report.html", b"%PDF-1.4\n%%EOF", "attachment", "report.pdf", "application/pdf"),
+        ("invoice.pdf", tiny_pdf(), "document", "invoice.pdf", "application/pdf"),
+        ("report.html", tiny_pdf(2), "attachment", "report.pdf", "application/pdf"),
         ("prices.csv", b"code,price\nULSD,3.1234\n", "import", "prices.csv", "text/csv"),
         ("readme", b"just words", "document", "readme.txt", "text/plain"),
     ],

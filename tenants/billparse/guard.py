@@ -49,8 +49,9 @@ def _inflates_past(raw: bytes, limit: int) -> bool:
     return False
 
 
-def oversized_stream(data: bytes, limit: int = MAX_STREAM_BYTES) -> bool:
-    """True when one of the file's streams unpacks to more than ``limit`` bytes."""
+def oversized_stream(data: bytes, limit: int | None = None) -> bool:
+    """True when one of the file's streams unpacks to more than ``limit`` bytes (MAX_STREAM_BYTES)."""
+    limit = MAX_STREAM_BYTES if limit is None else limit
     for match in _STREAM.finditer(data):
         start = match.end()
         end = data.find(b"endstream", start)

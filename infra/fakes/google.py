@@ -67,6 +67,8 @@ class State:
     messages: list[dict[str, Any]] = field(default_factory=list)
     # endpoint name ("token", "gmail_send", ...) -> list of HTTP statuses to answer next, in order.
     failures: dict[str, list[int]] = field(default_factory=dict)
+    # endpoint name -> the Retry-After (seconds) its injected failures carry (Gmail sends one on a 429).
+    retry_after: dict[str, int] = field(default_factory=dict)
     token_requests: list[dict[str, str]] = field(default_factory=list)
     revocations: list[str] = field(default_factory=list)
 
@@ -195,9 +197,11 @@ class FakeGoogle:
         with self.lock:
             self.state.access = {t: (g, 0.0) for t, (g, _) in self.state.access.items()}
 
-    def fail_next(self, endpoint: str, status: int, times: int = 1) -> None:
+    def fail_next(self, endpoint: str, status: int, times: int = 1, retry_after: int | None = None) -> None:
         with self.lock:
             self.state.failures.setdefault(endpoint, []).extend([status] * times)
+            if retry_after is not None:
+                self.state.retry_after[endpoint] = retry_after
 
     def reset(self) -> None:
         with self.lock:
@@ -243,7 +247,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _oauth_error(self, status: int, error: str, description: str) -> None:
         self._json(status, {"error": error, "error_description": description})
 
-    def _gmail_error(self, status: int, message: str, reason: str) -> None:
+    def _gmail_error(
+        self, status: int, message: str, reason: str, headers: dict[str, str] | None = None
+    ) -> None:
         self._json(
             status,
             {
@@ -254,6 +260,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "errors": [{"message": message}],
                 }
             },
+            headers,
         )
 
     def do_OPTIONS(self) -> None:  # CORS preflight for the control API (the e2e calls it from a page)
@@ -432,8 +439,12 @@ class _Handler(BaseHTTPRequestHandler):
             )
         failure = g.take_failure("gmail_send")
         if failure:
+            wait = g.state.retry_after.get("gmail_send")
             return self._gmail_error(
-                failure, "Injected failure", "UNAVAILABLE" if failure >= 500 else "FAILED"
+                failure,
+                "User-rate limit exceeded" if failure == 429 else "Injected failure",
+                "UNAVAILABLE" if failure >= 500 else "RESOURCE_EXHAUSTED" if failure == 429 else "FAILED",
+                headers={"Retry-After": str(wait)} if wait is not None and failure in (429, 503) else None,
             )
         try:
             raw = json.loads(body)["raw"]
@@ -479,8 +490,12 @@ class _Handler(BaseHTTPRequestHandler):
             g.expire_access_tokens()
             return self._json(200, {})
         if action == "fail":
+            wait = data.get("retry_after")
             g.fail_next(
-                str(data.get("endpoint", "")), int(data.get("status", 500)), int(data.get("times", 1))
+                str(data.get("endpoint", "")),
+                int(data.get("status", 500)),
+                int(data.get("times", 1)),
+                retry_after=int(wait) if wait is not None else None,
             )
             return self._json(200, {})
         if action == "identity":

@@ -309,6 +309,9 @@ GOOGLE_DISCOVERY_URL = os.environ.get(
     "GOOGLE_DISCOVERY_URL", "https://accounts.google.com/.well-known/openid-configuration"
 )
 GMAIL_API_BASE = os.environ.get("GMAIL_API_BASE", "https://gmail.googleapis.com/gmail/v1").rstrip("/")
+# A Gmail 429/503 with Retry-After up to this long is waited out in the worker; a longer one queues
+# the email again for when Gmail said (tenants/google/gmail.py), without counting an attempt.
+GMAIL_MAX_WAIT_SECONDS = float(os.environ.get("GMAIL_MAX_WAIT_SECONDS", "10"))
 GOOGLE_CLIENT_ID = os.environ.get("GOOGLE_CLIENT_ID", "")
 GOOGLE_CLIENT_SECRET = os.environ.get("GOOGLE_CLIENT_SECRET", "")
 GOOGLE_HTTP_TIMEOUT_SECONDS = float(os.environ.get("GOOGLE_HTTP_TIMEOUT_SECONDS", "10"))

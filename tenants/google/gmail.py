@@ -4,7 +4,10 @@ the raw RFC 822 message, through the company's connected Google account (docs/go
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import logging
+from email.utils import parsedate_to_datetime
+from time import sleep
 
 import httpx
 from django.conf import settings
@@ -28,6 +31,24 @@ def raw_message(message: EmailMessage) -> str:
     if message.bcc:
         mime["Bcc"] = ", ".join(message.bcc)
     return base64.urlsafe_b64encode(mime.as_bytes()).decode()
+
+
+def retry_after(res: httpx.Response) -> float | None:
+    """Seconds to wait from a Retry-After header (seconds, or an HTTP date), or None."""
+    value = res.headers.get("Retry-After", "").strip()
+    if not value:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return max((when - dt.datetime.now(dt.UTC)).total_seconds(), 0.0)
 
 
 def _error_message(res: httpx.Response) -> str:
@@ -58,6 +79,27 @@ class GmailTransport:
 
     def send(self, message: EmailMessage) -> None:
         raw = raw_message(message)
+        waited = 0.0
+        while True:
+            res = self._send_once(raw)
+            if res.status_code == 200:
+                return
+            detail = f"Gmail answered {res.status_code}: {_error_message(res)}"
+            if res.status_code == 429 or res.status_code >= 500:
+                # As the QuickBooks client: honour Retry-After. A short wait here; a long one
+                # queues the email again for then (mail.Throttled), never fails it.
+                wait = retry_after(res)
+                if wait is None:
+                    raise mail.TransportTemporaryError(detail)
+                if waited + wait <= settings.GMAIL_MAX_WAIT_SECONDS:
+                    log.info("Gmail asked to wait %.0fs (%s); waiting", wait, res.status_code)
+                    waited += wait
+                    sleep(wait)
+                    continue
+                raise mail.TransportThrottled(detail, wait)
+            raise GmailRefused(detail)
+
+    def _send_once(self, raw: str) -> httpx.Response:
         try:
             res = self._post(raw)
             if res.status_code == 401:
@@ -71,12 +113,7 @@ class GmailTransport:
         except httpx.HTTPError as exc:
             # Timeouts included: Gmail may not have the message; the retry sends it (docs/google.md).
             raise mail.TransportTemporaryError(f"Gmail could not be reached: {type(exc).__name__}") from exc
-        if res.status_code == 200:
-            return
-        detail = f"Gmail answered {res.status_code}: {_error_message(res)}"
-        if res.status_code == 429 or res.status_code >= 500:
-            raise mail.TransportTemporaryError(detail)
-        raise GmailRefused(detail)
+        return res
 
     def close(self) -> None:
         if self.http is not None:

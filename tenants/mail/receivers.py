@@ -14,10 +14,11 @@ def enqueue(schema: str, jobs: list[dict[str, Any]]) -> None:
     for job in jobs:
         kwargs = dict(job)
         doc = kwargs.pop("document", None)
+        delay = kwargs.pop("delay_ms", None)  # a provider's Retry-After (services.deliver)
         document = (
             Document(doc["type"], doc["id"], doc.get("label", ""), doc.get("path", "")) if doc else None
         )
-        send_job(send_email, schema=schema, document=document, **kwargs)
+        send_job(send_email, schema=schema, document=document, delay=delay, **kwargs)
 
 
 def on_emails_queued(sender: Any, *, schema: str, jobs: list[dict[str, Any]], **_: Any) -> None:

@@ -32,6 +32,7 @@ STALE_AFTER = timedelta(minutes=5)
 # The provider hook (tenants/mail/transports.py), public here for the apps that register a transport.
 Held = transports.Held
 TransportTemporaryError = transports.TemporaryError
+TransportThrottled = transports.Throttled
 register_transport = transports.register
 
 
@@ -243,6 +244,7 @@ def deliver(email_id: int) -> str:
         email.attempts += 1
         email.save(update_fields=["status", "attempts", "updated_at"])
     outcome, error = "sent", ""
+    later: list[dict[str, Any]] = []
     # A provider's API when the company connected one (Gmail: tenants/google), else the backend.
     transport = transports.resolve()
     conn = get_connection(fail_silently=False) if transport is None else None
@@ -262,6 +264,16 @@ def deliver(email_id: int) -> str:
                     message = build_message(email, conn)
                     if conn.send_messages([message]) != 1:
                         raise smtplib.SMTPException("the mail backend did not accept the message")
+            except transports.Throttled as exc:
+                # The provider asked to wait longer than a worker sleeps: queued again for then, and
+                # the attempt does not count (after MAX_ATTEMPTS of these it would be failed).
+                outcome = "later"
+                wait_seconds = max(1.0, exc.retry_after)
+                email.status = SentEmail.Status.QUEUED
+                email.attempts = max(email.attempts - 1, 0)
+                email.error = f"{exc}: sending again in {wait_seconds:.0f} s, as the provider asked"[:2000]
+                email.save(update_fields=["status", "attempts", "error", "updated_at"])
+                later = [{**_job(email), "delay_ms": int(wait_seconds * 1000)}]
             except transports.Held as exc:
                 # Not accepted, and no retry can help until a person acts (reconnects Google):
                 # `release_held` queues it again then.
@@ -292,6 +304,10 @@ def deliver(email_id: int) -> str:
                 conn.close()
         except Exception:
             log.debug("closing the mail connection failed", exc_info=True)
+    if outcome == "later":
+        log.info("email %s: the provider asked to wait; queued again", email_id)
+        enqueue(connection.schema_name, later)
+        return "delayed"
     if outcome == "retry":
         raise TemporaryFailure(error)
     if outcome == "failed":

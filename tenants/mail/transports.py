@@ -21,6 +21,16 @@ class TemporaryError(Exception):
     """The provider said "try later" (5xx, 429, a dropped connection): the worker retries."""
 
 
+class Throttled(TemporaryError):
+    """The provider said "not before ``retry_after`` seconds" (a 429 with Retry-After) and that is
+    longer than a worker should sleep: the email waits, queued again for then. Not an attempt: a
+    rate limit never fails an email."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class Transport(Protocol):
     name: str
 

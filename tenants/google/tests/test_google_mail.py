@@ -241,6 +241,63 @@ def test_gmail_unavailable_is_retried_and_sent_once(
     assert [m["subject"] for m in google.messages] == ["Busy"]
 
 
+def test_a_long_gmail_retry_after_delays_the_email_for_that_long_and_never_fails_it(
+    api_a: Api, google: FakeGoogle, tenant_a: Any, in_tenant: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Gmail's 429 says "Retry-After: 3600": the email waits an hour (a delayed message), however
+    often Gmail says so (more than the 5 attempts that fail an email), then goes once."""
+    import dramatiq
+
+    from tenants.mail import services as mail
+    from tenants.mail.models import SentEmail
+
+    connect(api_a, google)
+    row = send_plain(api_a, django_capture_on_commit_callbacks, "quota@x.test", "Quota")
+    broker = dramatiq.get_broker()
+    broker.flush_all()
+    google.fail_next("gmail_send", 429, times=mail.MAX_ATTEMPTS + 2, retry_after=3600)
+    with in_tenant(tenant_a):
+        for _ in range(mail.MAX_ATTEMPTS + 2):
+            assert mail.deliver(row["id"]) == "delayed"
+            email_row = SentEmail.objects.get(pk=row["id"])
+            assert email_row.status == "queued" and email_row.attempts == 0
+            assert email_row.error == (
+                "Gmail answered 429: User-rate limit exceeded: sending again in 3600 s, as the provider asked"
+            )
+            (delayed,) = [dramatiq.Message.decode(m) for m in broker.queues["email.DQ"].queue]
+            broker.queues["email.DQ"].queue.clear()
+            assert delayed.actor_name == "send_email" and delayed.kwargs["email_id"] == row["id"]
+            eta_in = delayed.options["eta"] / 1000 - delayed.message_timestamp / 1000
+            assert 3590 <= eta_in <= 3610
+        assert mail.deliver(row["id"]) == "sent"
+        assert SentEmail.objects.get(pk=row["id"]).status == "sent"
+    assert [m["subject"] for m in google.messages] == ["Quota"]
+
+
+def test_a_short_gmail_retry_after_is_waited_out_in_the_same_attempt(
+    api_a: Api,
+    google: FakeGoogle,
+    tenant_a: Any,
+    in_tenant: Any,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: Any,
+) -> None:
+    from tenants.google import gmail
+    from tenants.mail import services as mail
+    from tenants.mail.models import SentEmail
+
+    waits: list[float] = []
+    monkeypatch.setattr(gmail, "sleep", waits.append)
+    connect(api_a, google)
+    row = send_plain(api_a, django_capture_on_commit_callbacks, "brief@x.test", "Brief")
+    google.fail_next("gmail_send", 429, retry_after=3)
+    with in_tenant(tenant_a):
+        assert mail.deliver(row["id"]) == "sent"
+        assert SentEmail.objects.get(pk=row["id"]).attempts == 1
+    assert waits == [3.0]
+    assert [m["subject"] for m in google.messages] == ["Brief"]
+
+
 def test_gmail_refusing_the_message_fails_it_with_gmails_reason(
     api_a: Api, google: FakeGoogle, tenant_a: Any, in_tenant: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -241,7 +241,9 @@ def webhook(request: HttpRequest) -> Any:
         if tenant is None:
             continue  # not (or no longer) connected: nothing to do
         with schema_context(tenant.schema_name):
-            tasks.queue(tasks.sync_payments_job, payment_ids=sorted(set(ids)))
+            # Kept as rows first (bounded batches resume after a worker restart), then one job.
+            services.note_payment_lookups(ids)
+            tasks.queue(tasks.lookup_payments_job)
         queued += 1
     return ok(None, f"Webhook accepted ({queued} compan{'y' if queued == 1 else 'ies'} to update)")
 

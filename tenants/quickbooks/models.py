@@ -91,3 +91,26 @@ class QboLink(Timestamped):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.local_id} -> {self.qbo_id or '-'}"
+
+
+class QboPaymentLookup(Timestamped):
+    """A payment a webhook named, to read from QBO and record as a FuelDesk payment (once). A webhook
+    may name thousands: each is a row, worked through in bounded batches where each payment's
+    outcome commits with its recording (services.run_payment_lookups), so a worker killed half-way
+    is followed by one that resumes at the first payment still ``pending``."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RECORDED = "recorded", "Recorded"  # a FuelDesk payment now settles its invoices
+        SKIPPED = "skipped", "Skipped"  # seen before, deleted, or about no invoice FuelDesk pushed
+        MISSING = "missing", "Missing"  # QBO has no such payment (in this company's realm)
+
+    qbo_id = models.CharField(max_length=40, unique=True)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.PENDING)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["state", "id"], name="qbo_lookup_state")]
+
+    def __str__(self) -> str:
+        return f"payment {self.qbo_id}: {self.state}"

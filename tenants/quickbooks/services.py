@@ -28,7 +28,7 @@ from django.utils import timezone
 from tenants.quickbooks import client as qbo
 from tenants.quickbooks import selectors
 from tenants.quickbooks.connection import NeedsReconnect, api, get_connection
-from tenants.quickbooks.models import QboConnection, QboLink
+from tenants.quickbooks.models import QboConnection, QboLink, QboPaymentLookup
 
 log = logging.getLogger(__name__)
 Kind = QboLink.Kind
@@ -669,6 +669,73 @@ def sync_payments(*, payment_ids: list[str] | None = None, progress: Progress = 
         updates["cdc_since"] = started
     QboConnection.objects.filter(singleton=True).update(**updates)
     return counts
+
+
+# A webhook's payments are read LOOKUP_BATCH at a time, at most BATCHES_PER_JOB batches per job
+# message; the job then queues its successor. Each payment's outcome commits with its recording.
+LOOKUP_BATCH = 100
+BATCHES_PER_JOB = 10
+_LOOKUP_WRITE_CHUNK = 1000
+Lookup = QboPaymentLookup.State
+
+
+def note_payment_lookups(payment_ids: list[str]) -> int:
+    """Keep the payment ids a webhook named as lookups to do (each id once, in the webhook's order);
+    one named again after it was skipped or missing is looked up again. Answers how many wait."""
+    ids = list(dict.fromkeys(str(i) for i in payment_ids if i))
+    for start in range(0, len(ids), _LOOKUP_WRITE_CHUNK):
+        chunk = ids[start : start + _LOOKUP_WRITE_CHUNK]
+        QboPaymentLookup.objects.bulk_create(
+            [QboPaymentLookup(qbo_id=i) for i in chunk], ignore_conflicts=True, batch_size=_LOOKUP_WRITE_CHUNK
+        )
+        QboPaymentLookup.objects.filter(qbo_id__in=chunk, state__in=[Lookup.SKIPPED, Lookup.MISSING]).update(
+            state=Lookup.PENDING, updated_at=_now()
+        )
+    return QboPaymentLookup.objects.filter(state=Lookup.PENDING).count()
+
+
+def run_payment_lookups(
+    *, batches: int | None = None, progress: Progress = _noop
+) -> tuple[dict[str, int], bool]:
+    """Read and record the pending payments a webhook named, ``LOOKUP_BATCH`` at a time and at most
+    ``batches`` batches (BATCHES_PER_JOB). Each payment is read under its row's lock (another worker
+    skips it) and its state commits with the FuelDesk payment it made, so a worker killed half-way
+    leaves every finished payment finished and the interrupted one pending: the next run resumes
+    there, and records nothing twice. Answers the counts and whether payments are still pending."""
+    client = api()
+    counts = {"recorded": 0, "skipped": 0, "missing": 0}
+    for _ in range(BATCHES_PER_JOB if batches is None else batches):
+        ids = list(
+            QboPaymentLookup.objects.filter(state=Lookup.PENDING)
+            .order_by("id")
+            .values_list("id", flat=True)[:LOOKUP_BATCH]
+        )
+        if not ids:
+            break
+        for pk in ids:
+            with transaction.atomic():
+                row = (
+                    QboPaymentLookup.objects.select_for_update(skip_locked=True)
+                    .filter(pk=pk, state=Lookup.PENDING)
+                    .first()
+                )
+                if row is None:
+                    continue  # another worker holds it, or finished it
+                try:
+                    payment: dict[str, Any] | None = client.read("Payment", row.qbo_id)
+                except qbo.QboError as exc:
+                    if exc.code != "610":
+                        raise  # this payment stays pending; the job fails with QBO's reason
+                    payment = None
+                if payment is None:
+                    row.state = Lookup.MISSING
+                else:
+                    row.state = Lookup.RECORDED if record_qbo_payment(payment) else Lookup.SKIPPED
+                row.save(update_fields=["state", "updated_at"])
+            counts[str(row.state)] += 1
+        progress()
+    QboConnection.objects.filter(singleton=True).update(last_sync_at=_now(), updated_at=_now())
+    return counts, QboPaymentLookup.objects.filter(state=Lookup.PENDING).exists()
 
 
 def record_qbo_payment(payment: dict[str, Any]) -> bool:

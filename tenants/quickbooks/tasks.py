@@ -62,6 +62,23 @@ def sync_payments_job(payment_ids: list[str] | None = None) -> None:
     _run(lambda: services.sync_payments(payment_ids=payment_ids, progress=report_progress), "Payment sync")
 
 
+@tenant_actor(kind="quickbooks_payments", label="QuickBooks payments", retryable=True, max_retries=0)
+def lookup_payments_job() -> None:
+    """The payments webhooks named, a bounded number of batches per message (each payment committed
+    with its recording); while some remain, the next message is queued. A killed worker's message
+    is delivered again and resumes at the first pending payment."""
+    remaining = False
+
+    def run() -> dict[str, int]:
+        nonlocal remaining
+        counts, remaining = services.run_payment_lookups(progress=report_progress)
+        return counts
+
+    _run(run, "Payment lookups")
+    if remaining:
+        send_job(lookup_payments_job, document=DOCUMENT)
+
+
 @periodic(settings.QBO_CDC_EVERY_SECONDS)
 @dramatiq.actor(max_retries=0, time_limit=5 * 60_000)
 def sync_payments_everywhere() -> None:

@@ -1,5 +1,6 @@
-// Price quotes end to end (issue 12, parts 4 and 5): compose a quote request on /price-quotes, the
-// suppliers' answers arrive (recorded through the API here: the e2e server runs no worker, so the
+// Price quotes end to end (issue 12, parts 4 and 5; issue 23 §4b): compose a quote request on
+// /price-quotes (the dialog and the page say where replies go), one supplier's price entered on the
+// request's page as a phone quote, the other's answer arrives (recorded through the API here: the e2e server runs no worker, so the
 // IMAP inbox path is covered by tenants/inbox/tests against a real dovecot), compare them against
 // today's rack and accept the lowest into buying prices; the inbox screen's mailbox settings say why
 // a connection fails. Desktop and phone shots.
@@ -59,6 +60,13 @@ describe('FuelDesk price quotes', { concurrency: false }, () => {
     await pick(page, 'quote-suppliers', `Gulf ${tag}`);
     await pick(page, 'quote-suppliers', `Bayou ${tag}`);
     await dialog.getByLabel('Quantity (gallons)').fill('7500');
+    // The dialog says where the suppliers' replies will go (issue 23 §4b), warning when no mailbox
+    // the inbox agent reads is connected.
+    const destination = (await api('/price-quote/reply-address')).body.data;
+    const note = dialog.getByTestId('reply-destination');
+    await note.waitFor();
+    assert.equal((await note.textContent()).trim(), destination.note);
+    if (!destination.read_by_inbox) assert.match(destination.note, /Connect a mailbox|inbox polling is off/);
     await shot(page, 'quotes-compose-desktop');
     await dialog.getByRole('button', { name: 'Send request' }).click();
     const heading = page.getByRole('heading', { level: 1, name: /^Quote request QR-/ });
@@ -67,14 +75,33 @@ describe('FuelDesk price quotes', { concurrency: false }, () => {
     const requestId = Number(page.url().split('/').pop());
     assert.ok(requestId > 0);
     await page.getByText('No quote yet').waitFor();
+    const replyTo = await page.getByTestId('reply-to').textContent();
+    assert.ok(
+      destination.address ? replyTo.includes(`Replies go to ${destination.address}`) : /asked for no reply address/.test(replyTo),
+      replyTo,
+    );
 
-    // The two suppliers answer (what verifying their reply emails in the inbox makes).
-    for (const [supplier, price] of [[gulf, '2.4810'], [bayou, '2.4630']]) {
-      await created(`/price-quote/requests/${requestId}/quotes`, {
-        supplier_id: supplier.id,
-        lines: [{ product_id: product.id, terminal_id: terminal.id, price }],
-      });
-    }
+    // Gulf gives its price by phone: entered on the request's page.
+    await page.getByRole('combobox', { name: 'Supplier' }).click();
+    await page.getByRole('option', { name: `Gulf ${tag}` }).click();
+    await page.getByLabel(`Dyed Diesel ${tag} · Baytown ${tag}`).fill('2.4810');
+    await shot(page, 'quotes-phone-form-desktop');
+    await page.getByRole('button', { name: 'Record quote' }).click();
+    await page.getByText('Quote recorded').first().waitFor({ timeout: 15_000 });
+    await page.getByTestId(`cell-${terminal.id}-${product.id}-${gulf.id}`).getByText('2.4810').waitFor({ timeout: 20_000 });
+    // Bayou's reply email, verified in the inbox, makes the same quote.
+    await created(`/price-quote/requests/${requestId}/quotes`, {
+      supplier_id: bayou.id,
+      lines: [{ product_id: product.id, terminal_id: terminal.id, price: '2.4630' }],
+    });
+    // A supplier who was not asked cannot slip a price in (it would show as "Lowest").
+    const stranger = await created('/supplier', { name: `Stranger ${tag}`, email: `s-${tag.toLowerCase()}@supplier.test` });
+    const refused = await api(`/price-quote/requests/${requestId}/quotes`, {
+      method: 'POST',
+      body: JSON.stringify({ supplier_id: stranger.id, lines: [{ product_id: product.id, terminal_id: terminal.id, price: '1.0000' }] }),
+    });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.detail, `supplier_id: Stranger ${tag} was not asked in quote request ${number}.`);
     await page.reload();
     const bayouCell = page.getByTestId(`cell-${terminal.id}-${product.id}-${bayou.id}`);
     await bayouCell.getByText('2.4630').waitFor({ timeout: 20_000 });
@@ -96,6 +123,8 @@ describe('FuelDesk price quotes', { concurrency: false }, () => {
     await page.reload();
     await bayouCell.getByText('Accepted').waitFor({ timeout: 20_000 });
     await shot(page, 'quotes-compare-phone');
+    await page.getByText('Record a quote given by phone').scrollIntoViewIfNeeded();
+    await shot(page, 'quotes-phone-form-phone');
     await page.goto('/price-quotes');
     await page.getByRole('cell', { name: number }).waitFor({ timeout: 20_000 });
     await shot(page, 'quotes-list-phone');

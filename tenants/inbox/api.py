@@ -22,6 +22,7 @@ from tenants.inbox.schemas import (
     MailboxOut,
     MailboxTestIn,
     MailboxTestOut,
+    ReadAsIn,
     VerifyIn,
 )
 from tenants.quotes.services import LineInput
@@ -154,11 +155,34 @@ def download_attachment(request: HttpRequest, id: int, index: int) -> HttpRespon
     if index >= len(message.attachments or []):
         raise ApiError(404, "Attachment not found")
     att = message.attachments[index]
+    if not att.get("file_key"):
+        raise ApiError(
+            404, f"The attachment {att['file_name']} was not kept: {att.get('problem') or 'empty'}."
+        )
     data, _ = open_tenant_file(att["file_key"])
     response = HttpResponse(data, content_type="application/octet-stream")
     for header, value in download_headers(att["file_name"], "application/octet-stream").items():
         response[header] = value
     return response
+
+
+@router.put(
+    "/{int:id}/read-as",
+    response=Envelope[InboxMessageOut],
+    auth=perm("email_agent.change"),
+    operation_id="email_agent_read_as",
+)
+def read_as(request: HttpRequest, id: int, payload: ReadAsIn) -> Any:
+    """Read an email (e.g. one classified "other") as a bill or as a quote reply, so it can be
+    verified as that: the answer carries the bill's or the quote's proposal."""
+    row = services.read_as(
+        message_id=id,
+        kind=payload.kind,
+        quote_request_id=payload.quote_request_id,
+        supplier_id=payload.supplier_id,
+    )
+    what = "a bill" if payload.kind == "bill" else "a quote reply"
+    return ok(selectors.message_out(row), f"Email read as {what}: check it and verify")
 
 
 @router.put(

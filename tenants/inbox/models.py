@@ -59,6 +59,8 @@ class InboxMessage(Timestamped):
     attachments = models.JSONField(default=list, blank=True)
     classification = models.CharField(max_length=20, choices=Classification.choices)
     classification_reason = models.TextField(blank=True, default="")
+    # Sentences saying what could not be read: a broken MIME structure, an empty or damaged attachment.
+    read_problems = models.JSONField(default=list, blank=True)
     supplier = models.ForeignKey(
         "parties.Supplier", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -60,6 +60,9 @@ class InboxAttachmentOut(Schema):
     file_name: str
     content_type: str
     size: int
+    problem: str = Field(
+        "", description="Why it could not be read (empty, damaged, not a PDF); blank when fine"
+    )
 
 
 class InboxMessageListOut(Schema):
@@ -72,6 +75,9 @@ class InboxMessageListOut(Schema):
     classification_reason: str
     verified: bool
     attachment_count: int
+    read_problems: list[str] = Field(
+        ..., description="What could not be read: a broken MIME structure, an empty or damaged attachment"
+    )
     supplier_id: int | None
     quote_request_id: int | None
 
@@ -135,6 +141,17 @@ class VerifyQuoteIn(Schema):
     quote_request_id: int = Field(..., ge=1, le=MAX_ID)
     supplier_id: int = Field(..., ge=1, le=MAX_ID)
     lines: list[VerifyQuoteLineIn] = Field(..., min_length=1, max_length=500)
+
+
+class ReadAsIn(Schema):
+    """Read an email as another kind than it was classified: its PDF through the bill parser, or
+    its prices against the quote request (and supplier) the user names."""
+
+    kind: Literal["bill", "price_quote_reply"]
+    quote_request_id: int | None = Field(None, ge=1, le=MAX_ID, description="For a quote reply")
+    supplier_id: int | None = Field(
+        None, ge=1, le=MAX_ID, description="For a quote reply; left out: the supplier with the sender's email"
+    )
 
 
 class VerifyIn(Schema):

@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from core.errors import ApiError
 from django.db.models import QuerySet
 
 from tenants.inbox.models import InboxMessage, Mailbox
+from tenants.quotes import selectors as quote_selectors
+
+_ADDRESS = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 def mailbox() -> Mailbox | None:
     return Mailbox.objects.first()
+
+
+def reply_mailbox() -> quote_selectors.Mailbox | None:
+    """The connected mailbox for quote requests' Reply-To: its user name when that is an email
+    address (IMAP logins of Gmail, Microsoft 365 and most hosts are), and whether it is polled."""
+    box = Mailbox.objects.only("username", "enabled").first()
+    if box is None:
+        return None
+    username = box.username.strip()
+    return quote_selectors.Mailbox(
+        address=username.lower() if _ADDRESS.match(username) else "", polling=box.enabled
+    )
 
 
 def mailbox_out(box: Mailbox | None) -> dict[str, Any]:
@@ -62,6 +78,7 @@ LIST_FIELDS = (
     "classification_reason",
     "verified",
     "attachments",
+    "read_problems",
     "supplier_id",
     "quote_request_id",
 )
@@ -90,6 +107,7 @@ def list_row(m: InboxMessage) -> dict[str, Any]:
         "classification_reason": m.classification_reason,
         "verified": m.verified,
         "attachment_count": len(m.attachments or []),
+        "read_problems": list(m.read_problems or []),
         "supplier_id": m.supplier_id,
         "quote_request_id": m.quote_request_id,
     }
@@ -111,7 +129,12 @@ def message_out(m: InboxMessage) -> dict[str, Any]:
         "in_reply_to": m.in_reply_to,
         "references": m.references,
         "attachments": [
-            {"file_name": a["file_name"], "content_type": a["content_type"], "size": a["size"]}
+            {
+                "file_name": a["file_name"],
+                "content_type": a["content_type"],
+                "size": a["size"],
+                "problem": a.get("problem", ""),
+            }
             for a in m.attachments or []
         ],
         "quote_proposal": m.proposal if (m.proposal or {}).get("kind") == "price_quote_reply" else None,

@@ -350,7 +350,12 @@ def _store(data: bytes, name: str) -> str:
 
 
 def _is_pdf(att: dict[str, Any]) -> bool:
-    return att.get("content_type") == PDF
+    """A PDF that can be read (an empty, damaged or not-really-PDF attachment is not)."""
+    return att.get("content_type") == PDF and not att.get("problem") and bool(att.get("file_key"))
+
+
+def _declares_pdf(att: dict[str, Any]) -> bool:
+    return att.get("content_type") == PDF or str(att.get("file_name", "")).lower().endswith(".pdf")
 
 
 def _sniff(data: bytes, name: str, declared: str) -> str:
@@ -361,6 +366,60 @@ def _sniff(data: bytes, name: str, declared: str) -> str:
     if name.lower().endswith(".csv"):
         return "text/csv"
     return declared or "application/octet-stream"
+
+
+# What the email parser's defects mean to a user (email.errors); others are named as they are.
+_STRUCTURE_DEFECTS = {
+    "StartBoundaryNotFoundDefect": "the boundary that separates its parts is never found",
+    "CloseBoundaryNotFoundDefect": "its last part is cut off (no closing boundary)",
+    "MultipartInvariantViolationDefect": "it says it has parts but has none",
+    "NoBoundaryInMultipartDefect": "it says it has parts but names no boundary",
+    "MissingHeaderBodySeparatorDefect": "a header runs into the body",
+    "FirstHeaderLineIsContinuationDefect": "its first header line is broken",
+    "MisplacedEnvelopeHeaderDefect": "a header is out of place",
+}
+_ENCODING_DEFECTS = ("InvalidBase64", "Base64")
+
+
+def _part_problem(part: Any) -> str:
+    """Why an attachment's bytes may be wrong: its transfer encoding is damaged."""
+    names = [type(d).__name__ for d in getattr(part, "defects", [])]
+    if any(n.startswith(_ENCODING_DEFECTS) for n in names):
+        return "its base64 encoding is damaged, so it is likely incomplete"
+    return ""
+
+
+def _attachment_problem(data: bytes, content_type: str, file_name: str, encoding: str) -> str:
+    if not data:
+        return "it is empty (0 bytes)"
+    if len(data) > MAX_ATTACHMENT_BYTES:
+        return f"it is larger than {MAX_ATTACHMENT_BYTES // (1024 * 1024)} MB and was not kept"
+    if encoding:
+        return encoding
+    if content_type == PDF or file_name.lower().endswith(".pdf"):
+        if not data.startswith(b"%PDF-"):
+            return "it is not a PDF (it does not start with %PDF-)"
+        if b"%%EOF" not in data[-2048:]:
+            return "the PDF is cut off (no %%EOF end marker)"
+    return ""
+
+
+def _structure_problem(msg: Any) -> str:
+    """A sentence when the message's MIME structure is broken (parts may be missing), else ""."""
+    found: list[str] = []
+    obj = getattr(msg, "obj", None)
+    parts = list(obj.walk()) if obj is not None else []
+    for part in parts:
+        for defect in getattr(part, "defects", []):
+            name = type(defect).__name__
+            if name.startswith(_ENCODING_DEFECTS):
+                continue  # said of the attachment itself
+            words = _STRUCTURE_DEFECTS.get(name, name)
+            if words not in found:
+                found.append(words)
+    if not found:
+        return ""
+    return f"The message's MIME structure is broken ({'; '.join(found)}): parts of it could not be read."
 
 
 def import_message(*, uidvalidity: int, uid: int, msg: Any) -> InboxMessage | None:
@@ -376,19 +435,27 @@ def import_message(*, uidvalidity: int, uid: int, msg: Any) -> InboxMessage | No
     name, address = parseaddr(msg.from_values.full if msg.from_values else msg.from_)
     body = msg.text or strip_tags(msg.html or "")
     attachments: list[dict[str, Any]] = []
+    problems: list[str] = []
+    structure = _structure_problem(msg)
+    if structure:
+        problems.append(structure)
     for att in msg.attachments[:MAX_ATTACHMENTS]:
         data = att.payload or b""
-        if not data or len(data) > MAX_ATTACHMENT_BYTES:
-            continue
         file_name = att.filename or "attachment"
+        declared = (att.content_type or "").lower()
+        problem = _attachment_problem(data, declared, file_name, _part_problem(getattr(att, "part", None)))
+        kept = len(data) <= MAX_ATTACHMENT_BYTES and bool(data)
         attachments.append(
             {
-                "file_key": _store(data, file_name),
+                "file_key": _store(data, file_name) if kept else "",
                 "file_name": file_name[:200],
-                "content_type": _sniff(data, file_name, att.content_type),
+                "content_type": _sniff(data, file_name, declared) if data else declared,
                 "size": len(data),
+                "problem": problem,
             }
         )
+        if problem:
+            problems.append(f"The attachment {file_name[:200]!r} could not be read: {problem}.")
     received = msg.date if msg.date and msg.date.year > 1970 else timezone.now()
     if timezone.is_naive(received):
         received = timezone.make_aware(received, dt.UTC)
@@ -400,7 +467,7 @@ def import_message(*, uidvalidity: int, uid: int, msg: Any) -> InboxMessage | No
         "subject": (msg.subject or "")[:998],
         "body": body[:MAX_BODY_CHARS],
     }
-    verdict = classify(attachments=attachments, **fields)
+    verdict = classify(attachments=attachments, problems=problems, **fields)
     try:
         with transaction.atomic():
             row = InboxMessage.objects.create(
@@ -412,6 +479,7 @@ def import_message(*, uidvalidity: int, uid: int, msg: Any) -> InboxMessage | No
                 attachments=attachments,
                 classification=verdict.classification,
                 classification_reason=verdict.reason,
+                read_problems=problems,
                 supplier=verdict.supplier,
                 quote_request=verdict.request,
                 **fields,
@@ -435,6 +503,7 @@ class Verdict:
 def classify(
     *,
     attachments: list[dict[str, Any]],
+    problems: list[str] = (),  # type: ignore[assignment]
     in_reply_to: str,
     references: str,
     sender_email: str,
@@ -442,7 +511,20 @@ def classify(
     subject: str,
     body: str,
 ) -> Verdict:
-    """bill, price_quote_reply or other, with the reason a user reads on the screen."""
+    """bill, price_quote_reply or other, with the reason a user reads on the screen (which says so
+    when the message or an attachment could not be read)."""
+    verdict = _classify(attachments, in_reply_to, references, sender_email, subject)
+    structure = next((p for p in problems if p.startswith("The message's MIME structure")), "")
+    if structure:
+        return Verdict(
+            verdict.classification, f"{verdict.reason} {structure}", verdict.supplier, verdict.request
+        )
+    return verdict
+
+
+def _classify(
+    attachments: list[dict[str, Any]], in_reply_to: str, references: str, sender_email: str, subject: str
+) -> Verdict:
     match = quote_selectors.match_reply(
         in_reply_to=in_reply_to, references=references, sender_email=sender_email, subject=subject
     )
@@ -474,6 +556,17 @@ def classify(
                 "not say invoice or bill.",
             )
         return Verdict(InboxMessage.Classification.BILL, reason, supplier)
+    unreadable = [a for a in attachments if _declares_pdf(a) and a.get("problem")]
+    if unreadable:
+        first = unreadable[0]
+        more = f" (+{len(unreadable) - 1} more)" if len(unreadable) > 1 else ""
+        who = f"supplier {supplier.name}" if supplier is not None else (sender_email or "(no sender)")
+        return Verdict(
+            InboxMessage.Classification.OTHER,
+            f"The PDF attachment {first['file_name']!r}{more} from {who} could not be read: "
+            f"{first['problem']}. Ask the sender to send it again, or enter the bill by hand.",
+            supplier,
+        )
     if supplier is not None:
         return Verdict(
             InboxMessage.Classification.OTHER,
@@ -534,6 +627,51 @@ def propose(row: InboxMessage) -> None:
         error = f"Could not read it automatically: {exc}"[:2000]
     InboxMessage.objects.filter(pk=row.pk).update(proposal=proposal, proposal_error=error)
     row.proposal, row.proposal_error = proposal, error
+
+
+def read_as(
+    *, message_id: int, kind: str, quote_request_id: int | None = None, supplier_id: int | None = None
+) -> InboxMessage:
+    """Read an unverified email as a bill (its PDF through the bill parser, as a poll does) or as a
+    quote reply (its prices against the request the user names), whatever it was classified as, so
+    it can then be verified as that. The classification and its reason stay as they were."""
+    with transaction.atomic():
+        row = InboxMessage.objects.select_for_update().filter(pk=message_id).first()
+        if row is None:
+            raise ApiError(404, "Email not found")
+        if row.verified:
+            raise ApiError(409, "This email was already verified.")
+        if kind == "bill":
+            if not any(_is_pdf(a) for a in row.attachments or []):
+                raise ApiError(
+                    409,
+                    "This email has no PDF attachment that can be read: enter the bill by hand.",
+                )
+            try:
+                proposal = _bill_proposal(row)
+            except Exception as exc:  # the parser may fail on any input: say why
+                log.info("inbox message %s not readable as a bill: %s", row.pk, exc, exc_info=True)
+                raise ApiError(422, f"The bill parser could not read the PDF: {exc}"[:2000]) from exc
+        else:
+            request = QuoteRequest.objects.filter(pk=quote_request_id or row.quote_request_id or 0).first()
+            if request is None:
+                raise ApiError(422, "quote_request_id: choose the quote request this email answers.")
+            supplier = (
+                Supplier.objects.filter(pk=supplier_id).first()
+                if supplier_id
+                else (row.supplier or quote_selectors.supplier_by_email(row.sender_email))
+            )
+            if supplier is None:
+                raise ApiError(422, "supplier_id: choose the supplier who sent these prices.")
+            if not request.recipients.filter(supplier_id=supplier.pk).exists():
+                raise ApiError(
+                    422, f"supplier_id: {supplier.name} was not asked in quote request {request.number}."
+                )
+            row.quote_request, row.supplier = request, supplier
+            proposal = _quote_proposal(row)
+        row.proposal, row.proposal_error = proposal, ""
+        row.save(update_fields=["proposal", "proposal_error", "quote_request", "supplier", "updated_at"])
+    return row
 
 
 # --------------------------------------------------------------------------- verification

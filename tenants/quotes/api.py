@@ -22,6 +22,7 @@ from tenants.quotes.schemas import (
     QuoteRequestIn,
     QuoteRequestListOut,
     QuoteRequestOut,
+    ReplyDestinationOut,
 )
 
 router = Router(tags=["price-quote"])
@@ -36,6 +37,7 @@ def request_out(request: QuoteRequest) -> dict[str, Any]:
         "quantity": request.quantity,
         "status": request.status,
         "notes": request.notes,
+        "reply_to": request.reply_to,
         "created_at": request.created_at,
         "created_by_name": request.created_by_name,
         "products": [{"id": p.pk, "name": p.name, "code": p.code} for p in request.products.all()],
@@ -101,6 +103,7 @@ def list_requests(request: HttpRequest, query: Query[QuoteListQuery]) -> Any:
 )
 def create_request(request: HttpRequest, payload: QuoteRequestIn) -> Any:
     profile = company_profile()
+    destination = selectors.reply_destination(profile.email if profile else "")
     made = services.create_request(
         quote_date=payload.quote_date,
         quantity=payload.quantity,
@@ -110,12 +113,30 @@ def create_request(request: HttpRequest, payload: QuoteRequestIn) -> Any:
         notes=payload.notes,
         acting_user=acting_user(),
         company_name=profile.name if profile else "",
+        reply_to=destination.address,
     )
     count = made.recipients.count()
     return ok(
         request_out(selectors.get_request(made.pk)),
         f"Quote request {made.number} queued for {count} supplier{'s' if count != 1 else ''}",
         status=201,
+    )
+
+
+@router.get(
+    "/reply-address",
+    response=Envelope[ReplyDestinationOut],
+    auth=perm("price_quote.view"),
+    operation_id="price_quote_reply_address",
+)
+def reply_address(request: HttpRequest) -> Any:
+    """Where suppliers' replies to a new request will go (the connected mailbox, else the company's
+    email), and a warning in words when the inbox agent will not read them."""
+    profile = company_profile()
+    found = selectors.reply_destination(profile.email if profile else "")
+    return ok(
+        {"address": found.address, "read_by_inbox": found.read_by_inbox, "note": found.note},
+        "Reply address retrieved",
     )
 
 

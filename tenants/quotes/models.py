@@ -26,6 +26,8 @@ class QuoteRequest(Timestamped):
     products = models.ManyToManyField("catalog.Product", related_name="+")
     terminals = models.ManyToManyField("parties.Terminal", related_name="+")
     created_by_name = models.CharField(max_length=200, blank=True, default="")
+    # The Reply-To of its emails (the connected mailbox, else the company's email; "" for none).
+    reply_to = models.CharField(max_length=254, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]

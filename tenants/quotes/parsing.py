@@ -1,9 +1,11 @@
 """Prices out of a supplier's reply: the body's lines, or a CSV/XLSX sheet (pure functions).
 
-A line (or a sheet row) gives one price when it names a product and a terminal of the request (by
-name, code or the supplier's alias for it) and carries one price-looking number (a decimal with 2 to
-6 places, a `$` before it helps). A request with one product or one terminal lets a line leave it
-out. The quoted original below a reply (`>` lines, "On … wrote:", "Original Message") is ignored.
+A line (or a sheet row) gives a price when it names a product and a terminal of the request (by
+name, code or the supplier's alias for it) and carries a price-looking number (a decimal with 2 to
+6 places, a `$` before it allowed). A request with one product or one terminal lets a line leave it
+out. A line with several prices is read as one piece per price. Every price found is either placed
+or unmatched (shown to the user), never dropped. The quoted original below a reply (`>` lines,
+"On … wrote:", "Original Message") is ignored.
 """
 
 from __future__ import annotations
@@ -65,17 +67,17 @@ def _find(line: str, options: Iterable[Named]) -> Named | None:
     return best[1] if best else None
 
 
-def _price(text: str) -> Decimal | None:
-    found = [
-        (bool(m.group(1)), m.group(2))
-        for m in _PRICE.finditer(text)
-        if m.group(1) or not _QUANTITY_AFTER.match(text, m.end())
-    ]
-    if not found:
-        return None
-    dollars = [v for has_dollar, v in found if has_dollar]
-    raw = dollars[-1] if dollars else found[-1][1]
-    return _quantize(raw)
+def _prices(text: str) -> list[tuple[int, int, Decimal]]:
+    """Every price-looking number of a line as (start, end, value); a number followed by gallons is
+    a quantity, not a price."""
+    found = []
+    for m in _PRICE.finditer(text):
+        if not m.group(1) and _QUANTITY_AFTER.match(text, m.end()):
+            continue
+        value = _quantize(m.group(2))
+        if value is not None:
+            found.append((m.start(), m.end(), value))
+    return found
 
 
 def _quantize(raw: str) -> Decimal | None:
@@ -101,28 +103,79 @@ def reply_text(body: str) -> str:
 def parse_text(
     text: str, products: list[Named], terminals: list[Named], *, quoted_cut: bool = True
 ) -> ParseResult:
+    """Every price found is either placed (a line of the result) or unmatched, never dropped: a line
+    with several prices ("ULSD at 2.3390/gal. Also dyed at 2.4100") is read as one piece per price
+    (the text up to it), a later piece naming what the earlier one named for the rest; a second,
+    different price for a cell already placed is unmatched (the user decides)."""
     result = ParseResult()
     body = reply_text(text) if quoted_cut else text
-    seen: set[tuple[int, int]] = set()
+    placed: dict[tuple[int, int], Decimal] = {}
     for raw in body.splitlines()[:MAX_LINES]:
         line = raw.strip()
         if not line:
             continue
-        # Names first, then the price in what is left (a product like "No. 2.00 Diesel" is rare).
-        product = _find(line, products) or (products[0] if len(products) == 1 else None)
-        terminal = _find(line, terminals) or (terminals[0] if len(terminals) == 1 else None)
-        price = _price(line)
-        if price is None:
+        found = _prices(line)
+        if not found:
             continue
-        if product is None or terminal is None:
-            result.unmatched.append(line[:200])
-            continue
-        key = (product.id, terminal.id)
-        if key in seen:  # the first price given for a cell wins
-            continue
-        seen.add(key)
-        result.lines.append(ParsedLine(product.id, terminal.id, price, line[:200]))
+        pieces = [(line, found[0][2])] if len(found) == 1 else _pieces(line, found)
+        product_before: Named | None = None
+        terminal_before: Named | None = None
+        for index, (piece, price) in enumerate(pieces):
+            named_product = _find(piece, products)
+            named_terminal = _find(piece, terminals)
+            source = (piece if len(pieces) > 1 else line)[:200]
+            if index > 0 and named_product is None and named_terminal is None:
+                # A later price that names nothing of the request ("Also dyed at 2.41"): not guessed.
+                result.unmatched.append(source)
+                continue
+            product = (
+                named_product
+                or (product_before if index > 0 else None)
+                or (products[0] if len(products) == 1 else None)
+            )
+            terminal = (
+                named_terminal
+                or (terminal_before if index > 0 else None)
+                or (terminals[0] if len(terminals) == 1 else None)
+            )
+            product_before, terminal_before = product or product_before, terminal or terminal_before
+            if product is None or terminal is None:
+                result.unmatched.append(source)
+                continue
+            _place(result, placed, product.id, terminal.id, price, source)
     return result
+
+
+def _pieces(line: str, found: list[tuple[int, int, Decimal]]) -> list[tuple[str, Decimal]]:
+    """The line cut after each price: each piece is the text from the previous price up to this one."""
+    pieces = []
+    start = 0
+    for _begin, end, value in found:
+        unit = _PER_UNIT.match(line, end)  # "/gal", "per gallon" belong to the price before
+        end = unit.end() if unit else end
+        pieces.append((line[start:end].strip(" .,;-/"), value))
+        start = end
+    return pieces
+
+
+_PER_UNIT = re.compile(r"\s*(?:/|per\s)\s*(?:gal|gals|gallon|gallons|g)\b\.?", re.I)
+
+
+def _place(
+    result: ParseResult,
+    placed: dict[tuple[int, int], Decimal],
+    product_id: int,
+    terminal_id: int,
+    price: Decimal,
+    source: str,
+) -> None:
+    key = (product_id, terminal_id)
+    if key in placed:
+        if placed[key] != price:  # a second, different price for the same cell: shown, not chosen
+            result.unmatched.append(source)
+        return
+    placed[key] = price
+    result.lines.append(ParsedLine(product_id, terminal_id, price, source))
 
 
 def parse_rows(rows: list[list[str]], products: list[Named], terminals: list[Named]) -> ParseResult:
@@ -141,7 +194,7 @@ def parse_rows(rows: list[list[str]], products: list[Named], terminals: list[Nam
     if price_col is None:
         return parse_text("\n".join(" | ".join(r) for r in rows), products, terminals, quoted_cut=False)
     result = ParseResult()
-    seen: set[tuple[int, int]] = set()
+    placed: dict[tuple[int, int], Decimal] = {}
     for row in data[:MAX_LINES]:
         if price_col >= len(row):
             continue
@@ -155,10 +208,7 @@ def parse_rows(rows: list[list[str]], products: list[Named], terminals: list[Nam
         if product is None or terminal is None:
             result.unmatched.append(source)
             continue
-        if (product.id, terminal.id) in seen:
-            continue
-        seen.add((product.id, terminal.id))
-        result.lines.append(ParsedLine(product.id, terminal.id, price, source))
+        _place(result, placed, product.id, terminal.id, price, source)
     return result
 
 

@@ -91,6 +91,12 @@ class QuoteRequestListOut(Schema):
     quote_count: int
 
 
+class ReplyDestinationOut(Schema):
+    address: str = Field(..., description="The Reply-To of the request emails; empty: none")
+    read_by_inbox: bool = Field(..., description="The inbox agent reads the replies and matches them")
+    note: str = Field(..., description="Where replies go, in words (a warning when not read_by_inbox)")
+
+
 class QuoteRequestOut(Schema):
     id: int
     number: str
@@ -98,6 +104,7 @@ class QuoteRequestOut(Schema):
     quantity: Decimal
     status: str
     notes: str
+    reply_to: str = Field(..., description="Where the suppliers' replies go (the emails' Reply-To)")
     created_at: dt.datetime
     created_by_name: str
     products: list[QuoteProductOut]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from core.errors import ApiError
+from django.conf import settings
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
 
@@ -21,6 +24,73 @@ from tenants.quotes.parsing import Named
 REQUEST_NUMBER = re.compile(r"\bQR-\d{4,}\b", re.I)
 # A reply matched by its sender alone must come within this many days of the request.
 SENDER_MATCH_DAYS = 30
+
+
+@dataclass(frozen=True)
+class Mailbox:
+    """The connected mailbox as the inbox app describes it: the address it receives at ("" when
+    its user name is not an address) and whether the inbox agent polls it."""
+
+    address: str
+    polling: bool
+
+
+@dataclass(frozen=True)
+class ReplyDestination:
+    """Where suppliers' replies to a quote request go (its Reply-To) and what the screen says."""
+
+    address: str  # the Reply-To; "" when there is none (replies go to the From address)
+    read_by_inbox: bool  # the inbox agent will read and match them
+    note: str
+
+
+# The inbox app registers how to read its mailbox (quotes never import the inbox).
+_mailbox_reader: Callable[[], Mailbox | None] | None = None
+
+
+def register_mailbox_reader(reader: Callable[[], Mailbox | None]) -> None:
+    global _mailbox_reader
+    _mailbox_reader = reader
+
+
+def reply_destination(company_email: str = "") -> ReplyDestination:
+    """The connected mailbox when there is one (its replies are read and matched by the inbox agent);
+    else the company's email (read by people, entered by hand); else nothing, with a warning."""
+    box = _mailbox_reader() if _mailbox_reader is not None else None
+    if box is not None and box.address:
+        if box.polling:
+            return ReplyDestination(
+                box.address,
+                True,
+                f"Replies go to {box.address}, the mailbox the inbox agent reads: they are matched "
+                "to this request in Email › Inbox.",
+            )
+        return ReplyDestination(
+            box.address,
+            False,
+            f"Replies go to {box.address}, but inbox polling is off: start it in Email › Inbox, or "
+            "the replies wait there unread.",
+        )
+    why = (
+        "The connected mailbox's user name is not an email address"
+        if box is not None
+        else "No mailbox is connected to the inbox agent"
+    )
+    company_email = (company_email or "").strip()
+    if company_email:
+        return ReplyDestination(
+            company_email,
+            False,
+            f"{why}: replies go to {company_email} (the company's email) and must be entered by "
+            "hand. Connect a mailbox in Email › Inbox.",
+        )
+    sender = settings.DEFAULT_FROM_EMAIL
+    return ReplyDestination(
+        "",
+        False,
+        f"{why} and the company has no email: replies go to {sender}, which nobody reads. "
+        "Connect a mailbox in Email › Inbox.",
+    )
 
 
 def requests() -> QuerySet[QuoteRequest]:
@@ -193,8 +263,13 @@ def read_prices(
             result.unmatched.append(f"{name}: {exc}")
             continue
         sheet = parsing.parse_rows(rows, products, terminals)
-        have = {(ln.product_id, ln.terminal_id) for ln in result.lines}
-        result.lines += [ln for ln in sheet.lines if (ln.product_id, ln.terminal_id) not in have]
+        have = {(ln.product_id, ln.terminal_id): ln.price for ln in result.lines}
+        for ln in sheet.lines:
+            cell = (ln.product_id, ln.terminal_id)
+            if cell not in have:
+                result.lines.append(ln)
+            elif have[cell] != ln.price:  # the sheet disagrees with the body: the user decides
+                result.unmatched.append(f"{name}: {ln.source}")
         result.unmatched += sheet.unmatched
         sources.append(name)
     pnames = {p.id: p.names[0] for p in products}

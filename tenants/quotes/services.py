@@ -60,6 +60,8 @@ def request_body(request: QuoteRequest, supplier: Supplier, company: str) -> str
         "(for example 'Ultra Low Sulfur Diesel - Houston Terminal: 2.4512'), or attach a CSV or XLSX "
         "sheet with the columns product, terminal and price.",
     ]
+    if request.reply_to:
+        lines.append(f"Your reply goes to {request.reply_to}.")
     if request.notes:
         lines += ["", request.notes]
     lines += ["", f"Reference: {request.number}", "", "Thank you,", company]
@@ -76,9 +78,11 @@ def create_request(
     notes: str = "",
     acting_user: Any = None,
     company_name: str = "",
+    reply_to: str = "",
 ) -> QuoteRequest:
     """A request for prices, emailed (through the outbox, once per supplier) to each chosen supplier.
-    Each email's Message-ID is kept so the supplier's reply finds its request."""
+    Each email's Message-ID is kept so the supplier's reply finds its request; its Reply-To is
+    `reply_to` (the connected mailbox: see selectors.reply_destination)."""
     products = _ids(Product, product_ids, "product_ids", "product")
     terminals = _ids(Terminal, terminal_ids, "terminal_ids", "terminal")
     suppliers = _ids(Supplier, supplier_ids, "supplier_ids", "supplier")
@@ -97,6 +101,7 @@ def create_request(
             quantity=quantity,
             notes=notes,
             created_by_name=str(getattr(acting_user, "name", "") or getattr(acting_user, "email", "") or ""),
+            reply_to=reply_to,
         )
         request.products.set(products)
         request.terminals.set(terminals)
@@ -106,6 +111,7 @@ def create_request(
                 recipients=supplier.email,
                 subject=subject,
                 body=request_body(request, supplier, company),
+                reply_to=reply_to or None,
                 recipient_names={supplier.email.strip(): supplier.contact_name or supplier.name},
                 idempotency_key=f"quote-request:{request.pk}:{supplier.pk}",
             )[0]
@@ -133,7 +139,8 @@ def record_quote(
     request = QuoteRequest.objects.filter(pk=request_id).first()
     if request is None:
         raise ApiError(422, "quote_request_id: unknown quote request.")
-    if not Supplier.objects.filter(pk=supplier_id).exists():
+    supplier = Supplier.objects.filter(pk=supplier_id).first()
+    if supplier is None:
         raise ApiError(422, "supplier_id: unknown supplier.")
     if not lines:
         raise ApiError(422, "lines: give at least one price.")
@@ -147,6 +154,9 @@ def record_quote(
     if any(ln.price < 0 for ln in lines):
         raise ApiError(422, "lines.price: a price cannot be negative.")
     with transaction.atomic():
+        # Checked against the request under its lock, so a close cannot slip in between.
+        request = QuoteRequest.objects.select_for_update().get(pk=request.pk)
+        _check_against_request(request, supplier, lines)
         quote = Quote.objects.create(
             request=request,
             supplier_id=supplier_id,
@@ -167,6 +177,33 @@ def record_quote(
     return quote
 
 
+def _names(model: Any, ids: set[int], attr: str = "name") -> str:
+    return ", ".join(sorted(getattr(o, attr) for o in model.objects.filter(pk__in=ids)))
+
+
+def _check_against_request(request: QuoteRequest, supplier: Supplier, lines: list[LineInput]) -> None:
+    """A quote answers its request: not after it was closed, from a supplier it asked, for the
+    products and terminals it asked about (a stranger's price would show as "Lowest" in the grid)."""
+    if request.status == QuoteRequest.Status.CLOSED:
+        raise ApiError(409, f"Quote request {request.number} is closed: it takes no more quotes.")
+    if not request.recipients.filter(supplier_id=supplier.pk).exists():
+        raise ApiError(422, f"supplier_id: {supplier.name} was not asked in quote request {request.number}.")
+    products = {ln.product_id for ln in lines} - set(request.products.values_list("id", flat=True))
+    if products:
+        raise ApiError(
+            422,
+            f"lines.product_id: {_names(Product, products)} was not asked for in quote request "
+            f"{request.number}.",
+        )
+    terminals = {ln.terminal_id for ln in lines} - set(request.terminals.values_list("id", flat=True))
+    if terminals:
+        raise ApiError(
+            422,
+            f"lines.terminal_id: {_names(Terminal, terminals)} was not asked for in quote request "
+            f"{request.number}.",
+        )
+
+
 def accept_line(*, line_id: int) -> QuoteLine:
     """Write the quote line's price as the supplier's buying price from the line's date (the buying
     price rules of tenants/pricing apply: the previous open price ends the day before)."""
@@ -176,6 +213,11 @@ def accept_line(*, line_id: int) -> QuoteLine:
             raise ApiError(404, "Quote line not found")
         if line.accepted_at is not None:
             raise ApiError(409, "This quote line was already accepted into buying prices.")
+        request = QuoteRequest.objects.select_for_update().get(pk=line.quote.request_id)
+        if request.status == QuoteRequest.Status.CLOSED:
+            raise ApiError(
+                409, f"Quote request {request.number} is closed: its prices can no longer be accepted."
+            )
         bp, _ = pricing.save_buying_price(
             {
                 "supplier_id": line.quote.supplier_id,

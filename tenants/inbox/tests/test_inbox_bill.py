@@ -119,3 +119,39 @@ def test_verifying_as_a_bill_without_a_parsed_invoice_is_refused(
         "This email has no invoice PDF the bill parser could read: enter the bill by hand."
     )
     assert api_a.get(f"{AGENT}/{item['id']}").json()["data"]["verified"] is False
+
+
+def test_an_invoice_classified_other_is_read_as_a_bill_and_verified(
+    api_a, tenant_a, in_tenant, directory, dovecot, jobs, django_capture_on_commit_callbacks
+):
+    # From an address no supplier has, with a subject that does not say invoice: "other".
+    data, truth = make_invoice("C", 3102)
+    file_name = f"{truth.bill_number}.pdf"
+    dovecot.append(
+        MAILBOX_USER,
+        email(
+            sender="office.manager@supplier-c.test",
+            subject="paperwork for last week",
+            body="See attached.",
+            attachments=[(file_name, data, "application/pdf")],
+        ),
+    )
+    set_mailbox(api_a, dovecot)
+    poll(api_a, django_capture_on_commit_callbacks, jobs)
+    item = next(
+        m for m in api_a.get(AGENT).json()["data"]["items"] if m["subject"] == "paperwork for last week"
+    )
+    assert item["classification"] == "other"
+    assert api_a.get(f"{AGENT}/{item['id']}").json()["data"]["bill_proposal"] is None
+    res = api_a.put(f"{AGENT}/{item['id']}/read-as", {"kind": "bill"})
+    assert res.status_code == 200, res.json()
+    assert res.json()["message"] == "Email read as a bill: check it and verify"
+    proposal = res.json()["data"]["bill_proposal"]
+    assert proposal["result"]["fields"]["bill_number"]["value"] == truth.bill_number
+    verified = api_a.put(
+        f"{AGENT}/{item['id']}/verify", {"verified_as": "bill", "bill": review_from(proposal)}
+    )
+    assert verified.status_code == 200, verified.json()
+    record = verified.json()["data"]["created_record"]
+    bill = api_a.get(f"/api/bill/{record['id']}").json()["data"]
+    assert bill["bill_number"] == truth.bill_number and Decimal(bill["total"]) == truth.total

@@ -15,6 +15,8 @@ from tenants.mail.tests.test_rules import a_pdf
 from tenants.parties.tests.helpers import created, product, supplier, terminal
 
 MAILBOX = "/api/email-agent/mailbox"
+# The day the prices are asked for: after today, so an accepted price starts after today's rack.
+QUOTE_DAY = dt.date.today() + dt.timedelta(days=10)
 AGENT = "/api/email-agent"
 
 
@@ -45,7 +47,7 @@ def set_mailbox(api, dovecot, password=MAILBOX_PASSWORD):
     return res.json()["data"]
 
 
-def ask_for_quotes(api, world, capture, jobs, quote_date="2026-12-01"):
+def ask_for_quotes(api, world, capture, jobs, quote_date=QUOTE_DAY.isoformat()):
     with capture(execute=True):
         res = api.post(
             "/api/price-quote/requests",
@@ -130,7 +132,7 @@ def test_reply_and_invoice_imported_once_classified_and_verified_into_a_buying_p
 
     sent = {m.to[0]: m for m in mail.outbox}
     request_mail = sent["Dana <sales@gulfcoast.test>"]
-    assert request_mail.subject == f"Price quote request {request['number']} for 2026-12-01"
+    assert request_mail.subject == f"Price quote request {request['number']} for {QUOTE_DAY.isoformat()}"
     assert "Regular Unleaded - Pasadena (T-76-TX-2002): $____" in request_mail.body
     assert request_mail.extra_headers["Message-ID"] == asked["Gulf Coast Fuels"]["message_id"]
 
@@ -296,7 +298,7 @@ def test_reply_and_invoice_imported_once_classified_and_verified_into_a_buying_p
     assert accepted.status_code == 200, accepted.json()
     assert (
         accepted.json()["message"]
-        == "Buying price saved: Ultra Low Sulfur Diesel at Galena Park, 2.4400 from 2026-12-01"
+        == f"Buying price saved: Ultra Low Sulfur Diesel at Galena Park, 2.4400 from {QUOTE_DAY.isoformat()}"
     )
     from tenants.pricing.models import BuyingPrice
 
@@ -307,8 +309,8 @@ def test_reply_and_invoice_imported_once_classified_and_verified_into_a_buying_p
             .values_list("price", "effective_from", "effective_to")
         )
     assert prices_now == [
-        (Decimal("2.500000"), dt.date.today(), dt.date(2026, 11, 30)),
-        (Decimal("2.440000"), dt.date(2026, 12, 1), None),
+        (Decimal("2.500000"), dt.date.today(), QUOTE_DAY - dt.timedelta(days=1)),
+        (Decimal("2.440000"), QUOTE_DAY, None),
     ]
     twice = api_a.put(f"/api/price-quote/lines/{bayou_cell['quote_line_id']}/accept")
     assert twice.status_code == 409

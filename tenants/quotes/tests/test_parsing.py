@@ -109,3 +109,36 @@ def test_a_broken_or_hostile_sheet_is_refused_with_a_reason():
         zf.writestr("xl/worksheets/sheet1.xml", '<!DOCTYPE x [<!ENTITY a "aaaa">]><worksheet/>')
     with pytest.raises(ValueError, match="DTD"):
         parsing.xlsx_rows(buf.getvalue())
+
+
+def test_two_priced_lines_place_both_or_show_the_unplaced_one():
+    # Issue 23 §4b: the second price was dropped and `unmatched` stayed empty.
+    one_line = parsing.parse_text("ULSD at 2.3390/gal. Also dyed at 2.4100", [ULSD], [GALENA])
+    assert cells(one_line) == {(1, 10): Decimal("2.3390")}
+    assert one_line.unmatched == ["Also dyed at 2.4100"]
+    two_lines = parsing.parse_text("ULSD at 2.3390/gal.\nAlso dyed at 2.4100\n", [ULSD], [GALENA])
+    assert cells(two_lines) == {(1, 10): Decimal("2.3390")}
+    assert two_lines.unmatched == ["Also dyed at 2.4100"]
+    # When the request asked for the dyed product too, both prices are placed.
+    dyed = Named(3, ("Dyed Ultra Low Sulfur Diesel", "dyed"))
+    both = parsing.parse_text("ULSD at 2.3390/gal. Also dyed at 2.4100", [ULSD, dyed], [GALENA])
+    assert cells(both) == {(1, 10): Decimal("2.3390"), (3, 10): Decimal("2.4100")}
+    assert both.unmatched == []
+    # A later piece naming only a terminal keeps the product named before it.
+    pair = parsing.parse_text("ULSD Galena Park 2.45, Pasadena 2.47", [ULSD, RUL], [GALENA, PASADENA])
+    assert cells(pair) == {(1, 10): Decimal("2.4500"), (1, 11): Decimal("2.4700")}
+
+
+def test_every_price_is_placed_or_unmatched():
+    body = "ULSD Galena Park 2.4512\nULSD Galena Park 2.4600 if you lift today\nULSD Galena Park 2.4512\n"
+    result = parsing.parse_text(body, [ULSD], [GALENA, PASADENA])
+    # The same price twice is the same quote; a different one for the same cell is for the user.
+    assert cells(result) == {(1, 10): Decimal("2.4512")}
+    assert result.unmatched == ["ULSD Galena Park 2.4600 if you lift today"]
+    sheet = parsing.parse_rows(
+        [["Product", "Terminal", "Price"], ["ULSD", "Galena Park", "2.41"], ["ULSD", "Galena Park", "2.39"]],
+        [ULSD],
+        [GALENA],
+    )
+    assert cells(sheet) == {(1, 10): Decimal("2.4100")}
+    assert sheet.unmatched == ["ULSD | Galena Park | 2.39"]

@@ -53,3 +53,60 @@ def test_stop_turns_polling_off(api_a):
     res = api_a.post("/api/email-agent/stop")
     assert res.status_code == 200 and res.json()["message"] == "Inbox polling stopped"
     assert res.json()["data"]["enabled"] is False and res.json()["data"]["next_poll_at"] is None
+
+
+def test_a_quote_is_checked_against_its_request(
+    api_a, jobs, django_capture_on_commit_callbacks, in_tenant, tenant_a
+):
+    """Issue 23 §4b: a supplier not asked, a product or terminal not requested, a quote after the
+    request was closed were all accepted, and a closed request's line was accepted into prices."""
+    ulsd = product(api_a, "ULSD")
+    rul = product(api_a, "RUL")
+    galena = terminal(api_a)
+    gulf = supplier(api_a, "Gulf Coast Fuels", email="sales@gulf.test")
+    stranger = supplier(api_a, "Stranger Oil", email="s@stranger.test")
+    with django_capture_on_commit_callbacks(execute=True):
+        request = created(
+            api_a.post(
+                "/api/price-quote/requests",
+                {
+                    "quote_date": "2026-12-01",
+                    "quantity": "8000",
+                    "product_ids": [ulsd["id"]],
+                    "terminal_ids": [galena["id"]],
+                    "supplier_ids": [gulf["id"]],
+                },
+            )
+        )
+    url = f"/api/price-quote/requests/{request['id']}/quotes"
+
+    def quote(supplier_id, product_id=ulsd["id"], price="2.4000"):
+        line = {"product_id": product_id, "terminal_id": galena["id"], "price": price}
+        return api_a.post(url, {"supplier_id": supplier_id, "lines": [line]})
+
+    number = request["number"]
+    res = quote(stranger["id"], price="1.9000")
+    assert res.status_code == 422
+    assert res.json()["detail"] == f"supplier_id: Stranger Oil was not asked in quote request {number}."
+    res = quote(gulf["id"], product_id=rul["id"])
+    assert res.status_code == 422
+    assert (
+        res.json()["detail"] == f"lines.product_id: Product RUL was not asked for in quote request {number}."
+    )
+    line_id = created(quote(gulf["id"]))["lines"][0]["id"]
+    grid = api_a.get(f"/api/price-quote/requests/{request['id']}/comparison").json()["data"]
+    assert [s["name"] for s in grid["suppliers"]] == ["Gulf Coast Fuels"]
+
+    assert api_a.put(f"/api/price-quote/requests/{request['id']}/close").status_code == 200
+    res = quote(gulf["id"], price="2.3000")
+    assert res.status_code == 409
+    assert res.json()["detail"] == f"Quote request {number} is closed: it takes no more quotes."
+    res = api_a.put(f"/api/price-quote/lines/{line_id}/accept")
+    assert res.status_code == 409
+    assert res.json()["detail"] == f"Quote request {number} is closed: its prices can no longer be accepted."
+    from tenants.pricing.models import BuyingPrice
+    from tenants.quotes.models import Quote
+
+    with in_tenant(tenant_a):
+        assert not BuyingPrice.objects.exists()
+        assert Quote.objects.count() == 1

@@ -37,8 +37,11 @@ import {
   MSG_MAILBOX,
   MSG_SAVE,
   MSG_START,
+  MSG_READ_AS,
   MSG_VERIFY,
   useInboxListQuery,
+  useQuoteRequestChoicesQuery,
+  useReadMessageAsMutation,
   useInboxMessageQuery,
   useMailboxQuery,
   useSaveMailboxMutation,
@@ -417,6 +420,52 @@ function BillVerify({ message }: { message: InboxMessage }) {
   );
 }
 
+/** Read an email as another kind than it was classified (e.g. "other"), so it can be verified as that. */
+function ReadAs({ message }: { message: InboxMessage }) {
+  const [readAs, state] = useReadMessageAsMutation();
+  const requests = useQuoteRequestChoicesQuery();
+  const suppliers = useSupplierOptions();
+  const [requestId, setRequestId] = useState<number | ''>(message.quote_request_id ?? '');
+  const [supplierId, setSupplierId] = useState<number | ''>(message.supplier_id ?? '');
+  const hasPdf = message.attachments.some((a) => a.content_type === 'application/pdf' && !a.problem);
+  const run = async (body: Parameters<typeof readAs>[0]['body']) => {
+    try {
+      toast.success((await readAs({ id: message.id, body }).unwrap()).message);
+    } catch (err) {
+      toast.error(errorText(err, MSG_READ_AS));
+    }
+  };
+  const open = (requests.data ?? []).filter((r) => r.status === 'open');
+  return (
+    <Stack spacing={1.5} data-testid="read-as">
+      <Typography variant="body2" color="text.secondary">
+        Not what it was classified as? Read it as a bill or as a quote reply, check what was read, then verify it.
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+        <Button variant="outlined" disabled={!hasPdf || state.isLoading} onClick={() => run({ kind: 'bill' })}>
+          Read as a bill
+        </Button>
+        {!hasPdf && <Typography variant="caption" color="text.secondary">No PDF attachment that can be read.</Typography>}
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField select size="small" label="Quote request" value={requestId} onChange={(e) => setRequestId(Number(e.target.value) || '')} sx={{ minWidth: 200 }}>
+          {open.map((r) => <MenuItem key={r.id} value={r.id}>{`${r.number} · ${dayjs(r.quote_date).format('MMM D')}`}</MenuItem>)}
+        </TextField>
+        <TextField select size="small" label="Supplier" value={supplierId} onChange={(e) => setSupplierId(Number(e.target.value) || '')} sx={{ minWidth: 200 }}>
+          {suppliers.options.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}
+        </TextField>
+        <Button
+          variant="outlined"
+          disabled={!requestId || state.isLoading}
+          onClick={() => run({ kind: 'price_quote_reply', quote_request_id: Number(requestId), supplier_id: supplierId ? Number(supplierId) : null })}
+        >
+          Read as a quote reply
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}
+
 function Detail() {
   const { id } = useParams();
   const messageId = Number(id);
@@ -458,6 +507,11 @@ function Detail() {
           <Alert severity="info" sx={{ mb: 2 }} data-testid="classification-reason">
             Classified as <b>{CLASSIFICATION_LABEL[m.classification] ?? m.classification}</b>: {m.classification_reason}
           </Alert>
+          {m.read_problems.length > 0 && (
+            <Alert severity="warning" sx={{ mb: 2 }} data-testid="read-problems">
+              <b>Could not be read in full.</b> {m.read_problems.join(' ')}
+            </Alert>
+          )}
           <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
             <Typography variant="subtitle2" sx={{ mb: 1 }}>{m.verified ? 'Verified' : 'Verify'}</Typography>
             {m.verified ? (
@@ -469,8 +523,13 @@ function Detail() {
               </Typography>
             ) : (
               <Stack spacing={2}>
-                {m.classification === 'price_quote_reply' && <QuoteVerify message={m} />}
-                {m.classification === 'bill' && <BillVerify message={m} />}
+                {(m.quote_proposal || (m.classification === 'price_quote_reply' && !m.bill_proposal)) && (
+                  <QuoteVerify key={`q-${m.quote_proposal?.quote_request_id ?? 0}-${m.quote_proposal?.supplier_id ?? 0}`} message={m} />
+                )}
+                {(m.bill_proposal || (m.classification === 'bill' && !m.quote_proposal)) && (
+                  <BillVerify key={`b-${(m.bill_proposal as { parse_id?: number } | null)?.parse_id ?? 0}`} message={m} />
+                )}
+                {!m.quote_proposal && !m.bill_proposal && <ReadAs message={m} />}
                 <Box>
                   <Button color="inherit" disabled={state.isLoading} onClick={dismiss}>Dismiss (other)</Button>
                 </Box>
@@ -480,7 +539,14 @@ function Detail() {
           {m.attachments.length > 0 && (
             <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 2, flexWrap: 'wrap' }}>
               {m.attachments.map((a, i) => (
-                <Chip key={`${a.file_name}-${i}`} label={`${a.file_name} (${Math.ceil(a.size / 1024)} KB)`} onClick={() => download(i, a.file_name)} variant="outlined" />
+                <Chip
+                  key={`${a.file_name}-${i}`}
+                  label={a.problem ? `${a.file_name} (could not be read)` : `${a.file_name} (${Math.ceil(a.size / 1024)} KB)`}
+                  title={a.problem || undefined}
+                  color={a.problem ? 'warning' : 'default'}
+                  onClick={a.problem && a.size === 0 ? undefined : () => download(i, a.file_name)}
+                  variant="outlined"
+                />
               ))}
             </Stack>
           )}

@@ -9,6 +9,8 @@ export type Mailbox = ApiData<'/api/email-agent/mailbox', 'get'>;
 export type MailboxBody = ApiBody<'/api/email-agent/mailbox', 'put'>;
 export type MailboxTest = ApiData<'/api/email-agent/mailbox/test', 'post'>;
 export type VerifyBody = ApiBody<'/api/email-agent/{id}/verify', 'put'>;
+export type ReadAsBody = ApiBody<'/api/email-agent/{id}/read-as', 'put'>;
+export type OpenQuoteRequest = PageItem<'/api/price-quote/requests'>;
 export type BillReview = NonNullable<VerifyBody['bill']>;
 export type BillReviewLine = NonNullable<BillReview['lines']>[number];
 
@@ -70,6 +72,7 @@ export const MSG_MAILBOX = 'Failed to fetch the mailbox settings';
 export const MSG_SAVE = 'Failed to save the mailbox settings';
 export const MSG_START = 'Failed to start the inbox agent';
 export const MSG_VERIFY = 'Failed to verify the email';
+export const MSG_READ_AS = 'Failed to read the email';
 
 export const CLASSIFICATION_LABEL: Record<string, string> = {
   bill: 'Bill',
@@ -128,6 +131,18 @@ export const inboxApi = withTags.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_START),
       invalidatesTags: ['Mailbox'],
     }),
+    readMessageAs: build.mutation<Envelope<InboxMessage>, { id: number; body: ReadAsBody }>({
+      query: ({ id, body }) => ({ url: `/email-agent/${id}/read-as`, method: 'PUT', body }),
+      transformErrorResponse: (e) => failed(e, MSG_READ_AS),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Inbox', id }],
+    }),
+    /** The quote requests an email may answer (for "Read as a quote reply"). */
+    quoteRequestChoices: build.query<OpenQuoteRequest[], void>({
+      query: () => ({ url: '/price-quote/requests', params: { page: 1, size: 100 } }),
+      transformResponse: (env) => unwrap<{ items: OpenQuoteRequest[] }>(env).items,
+      transformErrorResponse: (e) => failed(e, MSG_DETAILS),
+      providesTags: [{ type: 'QuoteRequest', id: 'LIST' }],
+    }),
     verifyMessage: build.mutation<Envelope<InboxMessage>, { id: number; body: VerifyBody }>({
       query: ({ id, body }) => ({ url: `/email-agent/${id}/verify`, method: 'PUT', body }),
       transformErrorResponse: (e) => failed(e, MSG_VERIFY),
@@ -145,6 +160,8 @@ export const {
   useStartAgentMutation,
   useStopAgentMutation,
   useVerifyMessageMutation,
+  useReadMessageAsMutation,
+  useQuoteRequestChoicesQuery,
 } = inboxApi;
 
 export type QuoteProposal = NonNullable<InboxMessage['quote_proposal']>;

@@ -9,6 +9,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -28,6 +29,7 @@ import { isApiError } from '@/lib/api/errors';
 import { useProductOptions, useSupplierLookupQuery, useTerminalOptions, type LookupOption } from '@/lib/api/lookups';
 import {
   MSG_ACCEPT,
+  MSG_RECORD,
   MSG_REQUEST,
   MSG_REQUESTS,
   MSG_SEND,
@@ -37,7 +39,10 @@ import {
   useQuoteComparisonQuery,
   useQuoteRequestQuery,
   useQuoteRequestsQuery,
+  useRecordQuoteMutation,
+  useReplyDestinationQuery,
   type QuoteComparison,
+  type QuoteRequest,
 } from './quotesApi';
 
 const errorText = (e: unknown, fallback: string) => (isApiError(e) ? e.message : fallback);
@@ -99,9 +104,7 @@ function ComposeDialog({ open, onClose }: { open: boolean; onClose: () => void }
           </Stack>
           <MultiPick label="Suppliers to ask" options={supplierOptions} loading={suppliers.isLoading} value={supplierIds} onChange={setSupplierIds} testId="quote-suppliers" />
           <TextField label="Note to suppliers (optional)" value={notes} onChange={(e) => setNotes(e.target.value)} multiline minRows={2} />
-          <Typography variant="caption" color="text.secondary">
-            Each supplier gets one email from the outbox. Their replies arrive through the inbox (Email › Inbox) and are matched to this request by the reply headers, then by the sender.
-          </Typography>
+          <ReplyNote />
         </Stack>
       </DialogContent>
       <DialogActions>
@@ -111,6 +114,75 @@ function ComposeDialog({ open, onClose }: { open: boolean; onClose: () => void }
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** Where suppliers' replies will go (the emails' Reply-To), with a warning when the inbox will not read them. */
+function ReplyNote() {
+  const dest = useReplyDestinationQuery();
+  if (!dest.data) return null;
+  return (
+    <Alert severity={dest.data.read_by_inbox ? 'info' : 'warning'} data-testid="reply-destination">
+      {dest.data.note}
+    </Alert>
+  );
+}
+
+type Price = { key: string; product_id: number; terminal_id: number; label: string; price: string };
+
+/** A quote given another way (a phone call): the supplier asked, a price per product and terminal asked about. */
+function PhoneQuoteForm({ request }: { request: QuoteRequest }) {
+  const [record, state] = useRecordQuoteMutation();
+  const [supplierId, setSupplierId] = useState<number | ''>(request.recipients.length === 1 ? request.recipients[0].supplier.id : '');
+  const blank = (): Price[] =>
+    request.terminals.flatMap((t) =>
+      request.products.map((p) => ({ key: `${t.id}-${p.id}`, product_id: p.id, terminal_id: t.id, label: `${p.name} · ${t.name}`, price: '' })),
+    );
+  const [prices, setPrices] = useState<Price[]>(blank);
+  const [notes, setNotes] = useState('');
+  const given = prices.filter((p) => p.price.trim() !== '');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const res = await record({
+        id: request.id,
+        body: { supplier_id: Number(supplierId), lines: given.map((p) => ({ product_id: p.product_id, terminal_id: p.terminal_id, price: p.price.trim() })), notes },
+      }).unwrap();
+      toast.success(res.message);
+      setPrices(blank());
+      setNotes('');
+    } catch (err) {
+      toast.error(errorText(err, MSG_RECORD));
+    }
+  };
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 2 }} component="form" onSubmit={submit} aria-labelledby="phone-quote-title">
+      <Typography id="phone-quote-title" variant="subtitle2" sx={{ mb: 1 }}>Record a quote given by phone</Typography>
+      <Stack spacing={1.5}>
+        <TextField select size="small" label="Supplier" value={supplierId} onChange={(e) => setSupplierId(Number(e.target.value) || '')} sx={{ maxWidth: 360 }} data-testid="phone-supplier">
+          {request.recipients.map((rc) => <MenuItem key={rc.supplier.id} value={rc.supplier.id}>{rc.supplier.name}</MenuItem>)}
+        </TextField>
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(auto-fill, minmax(240px, 1fr))' }, gap: 1.5 }}>
+          {prices.map((p, i) => (
+            <TextField
+              key={p.key}
+              size="small"
+              label={p.label}
+              placeholder="Price / gal"
+              value={p.price}
+              onChange={(e) => setPrices((all) => all.map((x, j) => (j === i ? { ...x, price: e.target.value } : x)))}
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            />
+          ))}
+        </Box>
+        <TextField size="small" label="Note (optional)" value={notes} onChange={(e) => setNotes(e.target.value)} placeholder="Who called, how long the price holds" />
+        <Box>
+          <Button type="submit" variant="contained" disabled={!supplierId || given.length === 0 || state.isLoading}>
+            {state.isLoading ? 'Recording…' : 'Record quote'}
+          </Button>
+        </Box>
+      </Stack>
+    </Paper>
   );
 }
 
@@ -165,7 +237,7 @@ function RequestList() {
   );
 }
 
-function Grid({ grid, requestId }: { grid: QuoteComparison; requestId: number }) {
+function Grid({ grid, requestId, closed }: { grid: QuoteComparison; requestId: number; closed: boolean }) {
   const [accept, state] = useAcceptQuoteLineMutation();
   const onAccept = async (lineId: number) => {
     try {
@@ -214,7 +286,7 @@ function Grid({ grid, requestId }: { grid: QuoteComparison; requestId: number })
                       </Typography>
                       {c.accepted ? (
                         <Chip size="small" variant="outlined" color="success" label="Accepted" />
-                      ) : (
+                      ) : closed ? null : (
                         <Button size="small" disabled={state.isLoading || c.quote_line_id == null} onClick={() => c.quote_line_id && onAccept(c.quote_line_id)}>
                           Accept
                         </Button>
@@ -257,15 +329,23 @@ function RequestView() {
                 <Chip key={rc.id} label={`${rc.supplier.name} · ${rc.email_status ?? 'not sent'}`} color={rc.email_status === 'sent' ? 'success' : rc.email_status === 'failed' ? 'error' : 'default'} variant="outlined" />
               ))}
             </Stack>
+            <Typography variant="body2" sx={{ mt: 1 }} data-testid="reply-to">
+              {r.reply_to ? <>Replies go to <b>{r.reply_to}</b> (the emails&apos; Reply-To).</> : 'These emails asked for no reply address: replies went to the sender address, which nobody reads.'}
+            </Typography>
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
               {r.quotes.length === 0
                 ? 'No quote yet: replies show up in Email › Inbox; verify them there to add them here.'
                 : `${r.quotes.length} quote${r.quotes.length === 1 ? '' : 's'} received.`}
             </Typography>
           </Paper>
+          {r.status === 'closed' ? (
+            <Alert severity="info" sx={{ mb: 2 }}>This request is closed: it takes no more quotes and its prices can no longer be accepted.</Alert>
+          ) : (
+            <PhoneQuoteForm key={r.id} request={r} />
+          )}
           <Typography variant="h6" sx={{ mb: 1 }}>Comparison</Typography>
           {grid.isError && <Alert severity="error">{errorText(grid.error, MSG_REQUEST)}</Alert>}
-          {grid.data && <Grid grid={grid.data} requestId={requestId} />}
+          {grid.data && <Grid grid={grid.data} requestId={requestId} closed={r.status === 'closed'} />}
           {grid.data && (
             <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
               Rack: the lowest buying price in force on {dayjs(grid.data.rack_date).format('MMM D, YYYY')} at the terminal. Accepting a price saves it as the supplier&apos;s buying price from the request&apos;s date.

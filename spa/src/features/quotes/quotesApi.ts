@@ -8,11 +8,13 @@ export type QuoteRequestCreate = ApiBody<'/api/price-quote/requests', 'post'>;
 export type QuoteComparison = ApiData<'/api/price-quote/requests/{id}/comparison', 'get'>;
 export type QuoteRecord = ApiBody<'/api/price-quote/requests/{id}/quotes', 'post'>;
 export type QuoteLine = ApiData<'/api/price-quote/lines/{id}/accept', 'put'>;
+export type ReplyDestination = ApiData<'/api/price-quote/reply-address', 'get'>;
 
 export const MSG_REQUESTS = 'Failed to fetch quote requests';
 export const MSG_REQUEST = 'Failed to fetch the quote request';
 export const MSG_SEND = 'Failed to send the quote request';
 export const MSG_ACCEPT = 'Failed to save buying price';
+export const MSG_RECORD = 'Failed to record the quote';
 
 function failed(error: unknown, fallback: string): ApiError {
   const e = error as Partial<ApiError> | undefined;
@@ -34,6 +36,11 @@ export const quotesApi = withTags.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_REQUESTS),
       providesTags: [{ type: 'QuoteRequest', id: 'LIST' }],
     }),
+    replyDestination: build.query<ReplyDestination, void>({
+      query: () => ({ url: '/price-quote/reply-address' }),
+      transformResponse: (env) => unwrap<ReplyDestination>(env),
+      transformErrorResponse: (e) => failed(e, MSG_REQUEST),
+    }),
     quoteRequest: build.query<QuoteRequest, number>({
       query: (id) => ({ url: `/price-quote/requests/${id}` }),
       transformResponse: (env) => unwrap<QuoteRequest>(env),
@@ -53,7 +60,7 @@ export const quotesApi = withTags.injectEndpoints({
     }),
     recordQuote: build.mutation<Envelope<unknown>, { id: number; body: QuoteRecord }>({
       query: ({ id, body }) => ({ url: `/price-quote/requests/${id}/quotes`, method: 'POST', body }),
-      transformErrorResponse: (e) => failed(e, MSG_SEND),
+      transformErrorResponse: (e) => failed(e, MSG_RECORD),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'QuoteRequest', id }, { type: 'QuoteRequest', id: 'LIST' }],
     }),
     acceptQuoteLine: build.mutation<Envelope<QuoteLine>, { lineId: number; requestId: number }>({
@@ -66,6 +73,7 @@ export const quotesApi = withTags.injectEndpoints({
 
 export const {
   useQuoteRequestsQuery,
+  useReplyDestinationQuery,
   useQuoteRequestQuery,
   useQuoteComparisonQuery,
   useCreateQuoteRequestMutation,

@@ -1843,6 +1843,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email-agent/{id}/read-as": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Read As
+         * @description Read an email (e.g. one classified "other") as a bill or as a quote reply, so it can be
+         *     verified as that: the answer carries the bill's or the quote's proposal.
+         */
+        put: operations["email_agent_read_as"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email-agent/{id}/verify": {
         parameters: {
             query?: never;
@@ -3083,6 +3104,27 @@ export interface paths {
         get?: never;
         /** Accept Line */
         put: operations["price_quote_line_accept"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/price-quote/reply-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reply Address
+         * @description Where suppliers' replies to a new request will go (the connected mailbox, else the company's
+         *     email), and a warning in words when the inbox agent will not read them.
+         */
+        get: operations["price_quote_reply_address"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -10446,6 +10488,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[ReplyDestinationOut] */
+        Envelope_ReplyDestinationOut_: {
+            data: components["schemas"]["ReplyDestinationOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[RoleOut] */
         Envelope_RoleOut_: {
             data: components["schemas"]["RoleOut"];
@@ -11015,6 +11065,12 @@ export interface components {
             content_type: string;
             /** File Name */
             file_name: string;
+            /**
+             * Problem
+             * @description Why it could not be read (empty, damaged, not a PDF); blank when fine
+             * @default
+             */
+            problem: string;
             /** Size */
             size: number;
         };
@@ -11062,6 +11118,11 @@ export interface components {
             id: number;
             /** Quote Request Id */
             quote_request_id: number | null;
+            /**
+             * Read Problems
+             * @description What could not be read: a broken MIME structure, an empty or damaged attachment
+             */
+            read_problems: string[];
             /**
              * Received Timestamp
              * Format: date-time
@@ -11112,6 +11173,11 @@ export interface components {
             quote_proposal: components["schemas"]["InboxQuoteProposalOut"] | null;
             /** Quote Request Id */
             quote_request_id: number | null;
+            /**
+             * Read Problems
+             * @description What could not be read: a broken MIME structure, an empty or damaged attachment
+             */
+            read_problems: string[];
             /**
              * Received Timestamp
              * Format: date-time
@@ -14741,6 +14807,11 @@ export interface components {
             quotes: components["schemas"]["QuoteOut"][];
             /** Recipients */
             recipients: components["schemas"]["QuoteRecipientOut"][];
+            /**
+             * Reply To
+             * @description Where the suppliers' replies go (the emails' Reply-To)
+             */
+            reply_to: string;
             /** Status */
             status: string;
             /** Terminals */
@@ -14881,6 +14952,28 @@ export interface components {
             product_id: number;
             /** Terminal Id */
             terminal_id: number;
+        };
+        /**
+         * ReadAsIn
+         * @description Read an email as another kind than it was classified: its PDF through the bill parser, or
+         *     its prices against the quote request (and supplier) the user names.
+         */
+        ReadAsIn: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "bill" | "price_quote_reply";
+            /**
+             * Quote Request Id
+             * @description For a quote reply
+             */
+            quote_request_id?: number | null;
+            /**
+             * Supplier Id
+             * @description For a quote reply; left out: the supplier with the sender's email
+             */
+            supplier_id?: number | null;
         };
         /** ReceiptIn */
         ReceiptIn: {
@@ -15088,6 +15181,24 @@ export interface components {
             order_ids: number[];
             /** Truck Id */
             truck_id: number;
+        };
+        /** ReplyDestinationOut */
+        ReplyDestinationOut: {
+            /**
+             * Address
+             * @description The Reply-To of the request emails; empty: none
+             */
+            address: string;
+            /**
+             * Note
+             * @description Where replies go, in words (a warning when not read_by_inbox)
+             */
+            note: string;
+            /**
+             * Read By Inbox
+             * @description The inbox agent reads the replies and matches them
+             */
+            read_by_inbox: boolean;
         };
         /** RoleIn */
         RoleIn: {
@@ -27755,6 +27866,104 @@ export interface operations {
             };
         };
     };
+    email_agent_read_as: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReadAsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InboxMessageOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     email_agent_verify: {
         parameters: {
             query?: never;
@@ -33747,6 +33956,44 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    price_quote_reply_address: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ReplyDestinationOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

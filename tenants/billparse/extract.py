@@ -317,8 +317,14 @@ def _is_identifier(text: str) -> bool:
     )
 
 
+BOL_TOKEN = re.compile(
+    # 123456, BOL-123456, "BL-88123-7" (a check digit), "7731-A" (a letter suffix)
+    r"[A-Za-z]{0,3}-?\d{4,12}(-[A-Za-z0-9]{1,2})?|\d{3,12}-[A-Za-z]{1,2}"
+)
+
+
 def _bol_tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"[\s,;/|&]+", text) if re.fullmatch(r"[A-Za-z]{0,3}-?\d{4,12}", t)]
+    return [t for t in re.split(r"[\s,;/|&]+", text) if BOL_TOKEN.fullmatch(t) and parse_date(t) is None]
 
 
 # --------------------------------------------------------------------------- label dictionary
@@ -373,6 +379,10 @@ LABELS: dict[str, set[str]] = {
         "total amount due",
         "amount due usd",
         "balance due",
+        "please pay",
+        "pay this amount",
+        "total invoice",
+        "invoice amount",
     },
 }
 
@@ -601,21 +611,44 @@ def _pairs(doc: _Doc, skip: set[int]) -> list[_Pair]:
                 if not _is_labelish(text):
                     continue
                 nxt = ln.segs[si + 1] if si + 1 < len(ln.segs) else None
-                if nxt is not None and nxt.x0 - s.x1 < 160 and not _is_known_label(nxt.text):
+                under = _value_under(s, lines[li + 1 : li + 3], ln, skip)
+                # A row of captions (boxed headers: "TERMINAL" then "TERMS"): the next caption is not
+                # the value when a value sits under the label.
+                caption_row = (
+                    under is not None
+                    and nxt is not None
+                    and _is_labelish(nxt.text)
+                    and _label_field(s.text) is not None
+                    and _value_under(nxt, lines[li + 1 : li + 3], ln, skip, like=s) is not None
+                )
+                if (
+                    nxt is not None
+                    and nxt.x0 - s.x1 < 160
+                    and not _is_known_label(nxt.text)
+                    and not caption_row
+                ):
                     pairs.append(_Pair(s, nxt, nxt.text, "right"))
-                # the value under the label (header boxes): the next line, overlapping in x
-                for below in lines[li + 1 : li + 3]:
-                    if below.top - ln.top > 3.2 * max(s.size, 6):
-                        break
-                    if id(below) in skip:
-                        break
-                    hit = [
-                        b for b in below.segs if b.x0 < s.x1 + 4 and b.x1 > s.x0 - 4 and abs(b.x0 - s.x0) < 40
-                    ]
-                    if hit:
-                        pairs.append(_Pair(s, hit[0], hit[0].text, "below"))
-                        break
+                if under is not None:
+                    pairs.append(_Pair(s, under, under.text, "below"))
     return pairs
+
+
+def _value_under(
+    s: Seg, below_lines: list[Line], ln: Line, skip: set[int], like: Seg | None = None
+) -> Seg | None:
+    """The value under a label (header boxes): on the next lines, overlapping the label in x. A known
+    label's value may sit low in a tall box (up to 36 pt under the caption); `like`: a caption of the
+    same row, whose reach this one shares."""
+    reach = 3.2 * max(s.size, 6)
+    if _label_field((like or s).text) is not None:
+        reach = max(reach, 36.0)
+    for below in below_lines:
+        if below.top - ln.top > reach or id(below) in skip:
+            return None
+        hit = [b for b in below.segs if b.x0 < s.x1 + 4 and b.x1 > s.x0 - 4 and abs(b.x0 - s.x0) < 40]
+        if hit:
+            return hit[0]
+    return None
 
 
 def _label_text(pair: _Pair) -> str:
@@ -818,6 +851,7 @@ COLUMN_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("code", re.compile(r"\b(item|product) code\b|^code$|^item no$|^sku$")),
     ("bol", re.compile(r"^(bol|b/l|bol no|b/l no|bill of lading|bol/ticket)$")),
     ("date", re.compile(r"\bdate\b")),
+    ("amount", re.compile(r"^(extended|ext)\b")),  # "Extended Price" is the line's amount
     ("price", re.compile(r"\bprice\b|\brate\b|^unit\b|per gal|/gal")),
     ("amount", re.compile(r"\bamount\b|\bextended\b|\bext\b|\btotal\b|\bline total\b")),
     ("qty", re.compile(r"\bqty\b|\bquantity\b|\bgallons\b|\bgals\b|\bvolume\b|\bunits\b")),
@@ -887,6 +921,10 @@ def _header_cols(line: Line, below: Line | None) -> list[_Col] | None:
     known = sum(1 for k in kinds if k != "?")
     if len(cols) < 3 or quantity < 1 or known < 3:
         return None
+    descs = [c for c in cols if c.kind == "desc"]
+    if len(descs) > 1 and re.fullmatch(r"(item|item ?#|item no|no|#)", norm(descs[0].label)):
+        descs[0].kind = "code"  # "Item | Product": the item column holds the supplier's code
+        kinds = [c.kind for c in cols]
     if "desc" not in kinds:  # the first unnamed column left of the numbers holds the description
         for c in cols:
             if c.kind == "?":
@@ -1043,7 +1081,7 @@ def _table_rows(
     for table in tables:
         rows = [_cells(table, r) for r in table.rows]
         names = _name_unknown_columns(table, rows)
-        for cells in rows:
+        for row, cells in zip(table.rows, rows, strict=True):
             for k, v in names.items():
                 if k in cells:
                     cells.setdefault(v, cells.pop(k))
@@ -1052,6 +1090,9 @@ def _table_rows(
             desc = " ".join(s.text for s in desc_segs) if desc_segs else ""
             code = code_segs[0].text if code_segs else ""
             if not desc and not code:
+                tax = _tax_row(row)
+                if tax is not None:
+                    result.taxes.append(tax)
                 continue
             amount = _num_field(cells.get("amount"), 2, 0.9)
             price = _num_field(cells.get("price"), 6, 0.9)
@@ -1082,6 +1123,28 @@ def _table_rows(
         f = result.fields["bol_numbers"]
         merged = list(dict.fromkeys([*f.value, *bols]))
         f.value = merged
+
+
+def _tax_row(row: Line) -> ParsedLine | None:
+    """A tax or fee printed under the line table without a description cell (its name sits under
+    another column, e.g. right-aligned against the amount): name = the row's words, amount = its last
+    number. None when the words name no tax or fee."""
+    words = [s for s in row.segs if parse_number(s.text) is None]
+    name = " ".join(s.text for s in words)
+    amount_seg = row.segs[-1]
+    amount = parse_number(amount_seg.text)
+    if not words or amount is None or not TAX_WORDS.search(name):
+        return None
+    return ParsedLine(
+        kind="tax",
+        description=ParsedField(name, 0.9, row.page, words[0].bbox, name, "table"),
+        product=ParsedField(),
+        gross=ParsedField(),
+        net=ParsedField(),
+        unit_price=ParsedField(),
+        amount=ParsedField(money(amount), 0.9, row.page, amount_seg.bbox, amount_seg.text, "table"),
+        bol=ParsedField(),
+    )
 
 
 def _check_line(line: ParsedLine) -> None:

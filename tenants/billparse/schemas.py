@@ -110,6 +110,12 @@ class BillParseReviewIn(Schema):
     lines: list[BillParseLineIn] = Field(default_factory=list, max_length=500)
     taxes: list[BillParseTaxIn] = Field(default_factory=list, max_length=100)
     purchase_order_id: int | None = None
+    total_override_reason: str = Field(
+        "",
+        max_length=500,
+        description="Why the bill may differ from the document's total (lines + taxes != total): "
+        "without it such a bill is refused (409); with it the reason is kept on the bill.",
+    )
 
 
 class BillParseChoice(Schema):

@@ -187,6 +187,18 @@ def _charge_kind(name: str) -> str:
     return "tax" if "tax" in lowered or not any(w in lowered for w in FEE_WORDS) else "fee"
 
 
+def _document_total(review: dict[str, Any], row: ParsedBill) -> Decimal | None:
+    """The total printed on the document: as reviewed, else as read (clearing the field does not
+    skip the check that the bill adds up to it)."""
+    raw = review.get("total")
+    if raw in (None, ""):
+        raw = ((row.result or {}).get("fields") or {}).get("total", {}).get("value")
+    try:
+        return Decimal(str(raw)) if raw not in (None, "") else None
+    except (ArithmeticError, ValueError):
+        return None
+
+
 def create_bill_from(
     *, parse_id: int, review: dict[str, Any], user: Any
 ) -> tuple[ParsedBill, Any, int | None]:
@@ -251,7 +263,14 @@ def create_bill_from(
             "lines": lines,
             "charges": charges,
         }
-        bill = purchasing.create_bill(data, by=user, source="parser", source_file=row.file_key)
+        bill = purchasing.create_bill(
+            data,
+            by=user,
+            source="parser",
+            source_file=row.file_key,
+            document_total=_document_total(review, row),
+            total_override_reason=review.get("total_override_reason") or "",
+        )
         terminal_name = ""
         if review.get("terminal_id"):
             terminal_name = (

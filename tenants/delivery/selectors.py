@@ -235,6 +235,12 @@ def ticket_document_data(ticket: DeliveryTicket) -> dict[str, Any]:
         "totals": {
             "gross_volume": _s(_sum([tl.gross_volume for tl in tlines])),
             "net_volume": _s(_sum([tl.net_volume for tl in tlines])),
+            "gallons_ordered": _s(
+                _sum([tl.ordered_quantity for tl in tlines if tl.product.sold_as == "gallon"])
+            ),
+            "gallons_delivered": _s(
+                _sum([tl.delivered_quantity for tl in tlines if tl.product.sold_as == "gallon"])
+            ),
         },
         "signature": {
             "signer_name": ticket.signer_name,

@@ -97,6 +97,10 @@ class Totals(_Part):
     balance_due: Decimal | None = None
     gross_volume: Decimal | None = None
     net_volume: Decimal | None = None
+    # What was ordered and delivered of the lines sold by the gallon (goods counted in other units
+    # are not added to gallons: each line shows its own quantity and unit).
+    gallons_ordered: Decimal | None = None
+    gallons_delivered: Decimal | None = None
 
 
 class Signature(_Part):
@@ -159,6 +163,8 @@ VARIABLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "totals.balance_due": ("Balance due", "currency", ("invoice",)),
     "totals.gross_volume": ("Total gross volume", "quantity", ALL),
     "totals.net_volume": ("Total net volume", "quantity", ALL),
+    "totals.gallons_ordered": ("Total gallons ordered", "quantity", ("delivery_ticket",)),
+    "totals.gallons_delivered": ("Total gallons delivered", "quantity", ("delivery_ticket",)),
     "signature.signer_name": ("Signed by", "text", ("delivery_ticket",)),
     "signature.signed_at": ("Signed at", "datetime", ("delivery_ticket",)),
     "signature.image": ("Signature", "image", ("delivery_ticket",)),

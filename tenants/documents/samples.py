@@ -130,6 +130,12 @@ def sample_data(doc_type: str, company: Company | None = None) -> DocumentData:
         balance_due=total - paid,
         gross_volume=sum((line.gross_volume or Decimal("0") for line in lines), Decimal("0")),
         net_volume=fuel_gallons,
+        gallons_ordered=sum(
+            (ln.quantity_ordered or Decimal("0") for ln in lines if ln.unit == "gal"), Decimal("0")
+        ),
+        gallons_delivered=sum(
+            (ln.quantity_delivered or Decimal("0") for ln in lines if ln.unit == "gal"), Decimal("0")
+        ),
     )
     numbers = {"invoice": "INV-001042", "delivery_ticket": "DT-000318", "sales_order": "SO-000877"}
     return DocumentData(

@@ -174,6 +174,14 @@ class Bill(Timestamped):
     # How the bill came in: typed, the bill parser, the inbox agent; and the uploaded file's key.
     source = models.CharField(max_length=20, default="manual")
     source_file = models.CharField(max_length=500, blank=True, default="")
+    # The total printed on the supplier's document (parser, inbox), when the bill was read from one.
+    # A bill whose lines + taxes disagree with it is created only with a stated reason (who, when).
+    document_total = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    total_override_reason = models.TextField(blank=True, default="")
+    total_override_by = models.ForeignKey(
+        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
+    )
+    total_override_at = models.DateTimeField(null=True, blank=True)
     approved_at = models.DateTimeField(null=True, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(

@@ -425,6 +425,13 @@ class BillOut(BillRow):
     source_file: str
     approved_at: dt.datetime | None
     paid_at: dt.datetime | None
+    document_total: Decimal | None = Field(
+        None, description="The total printed on the supplier's document the bill was read from"
+    )
+    total_override_reason: str = Field(
+        "", description="Why the bill was created although it differs from the document's total"
+    )
+    total_override_at: dt.datetime | None = None
     lines: list[BillLineOut]
     charges: list[BillChargeOut]
     match: BillMatchOut

@@ -289,8 +289,55 @@ BILL_HEADER_FIELDS = (
 DUPLICATE_BILL = "This supplier already has a bill numbered {number}."
 
 
+TOTAL_MISMATCH = (
+    "The bill's lines and taxes come to {lines} but the document's total is {document} "
+    "(a difference of {diff}): correct the lines or taxes, or create the bill anyway with a reason "
+    "for the difference."
+)
+MAX_OVERRIDE_REASON = 500
+
+
+def _usd(value: Decimal) -> str:
+    return f"-${abs(value):,.2f}" if value < 0 else f"${value:,.2f}"
+
+
+def _check_document_total(bill: Bill, document_total: Decimal | None, reason: str, by: Any) -> None:
+    """A bill read from a document must add up to the document's total, unless the user says why not
+    (the reason, who and when are kept on the bill)."""
+    if document_total is None:
+        return
+    bill.document_total = money(Decimal(str(document_total)))
+    diff = money(bill.document_total - bill.total)
+    if diff != ZERO:
+        if not reason:
+            raise ApiError(
+                409,
+                TOTAL_MISMATCH.format(
+                    lines=_usd(bill.total), document=_usd(bill.document_total), diff=_usd(diff)
+                ),
+            )
+        bill.total_override_reason = reason
+        bill.total_override_by = by if getattr(by, "pk", None) else None
+        bill.total_override_at = timezone.now()
+    bill.save(
+        update_fields=[
+            "document_total",
+            "total_override_reason",
+            "total_override_by",
+            "total_override_at",
+            "updated_at",
+        ]
+    )
+
+
 def create_bill(
-    data: dict[str, Any], *, by: Any = None, source: str = "manual", source_file: str = ""
+    data: dict[str, Any],
+    *,
+    by: Any = None,
+    source: str = "manual",
+    source_file: str = "",
+    document_total: Decimal | None = None,
+    total_override_reason: str = "",
 ) -> Bill:
     """A draft bill from plain data (what `BillIn` validates):
 
@@ -301,10 +348,15 @@ def create_bill(
     tax_id?, amount}]. Lines of a bill on a purchase order without a `purchase_order_line_id` are
     matched to the order's line of the same product. The three-way match is computed and stored.
     `source` (manual, parser, inbox) and `source_file` (an uploaded file's key) say where it came from.
-    A bill number the supplier already used (case-insensitive, void bills aside) is a 409."""
+    A bill number the supplier already used (case-insensitive, void bills aside) is a 409.
+    `document_total` (the total printed on the supplier's document): a bill whose total differs from it
+    is a 409, unless `total_override_reason` says why; the reason is kept on the bill with who and when."""
     data = dict(data)
     lines = data.pop("lines", None) or []
     charges = data.pop("charges", None) or []
+    reason = (total_override_reason or "").strip()
+    if len(reason) > MAX_OVERRIDE_REASON:
+        raise ApiError(422, f"total_override_reason: at most {MAX_OVERRIDE_REASON} characters.")
     with transaction.atomic():
         bill = Bill(
             created_by=by if by is not None else acting_user(), source=source, source_file=source_file
@@ -318,6 +370,7 @@ def create_bill(
         _replace_bill_lines(bill, lines)
         _replace_charges(bill, charges)
         refresh_bill(bill)
+        _check_document_total(bill, document_total, reason, bill.created_by)
     return bill
 
 

@@ -21,9 +21,12 @@ from typing import Any
 from reportlab.lib.pagesizes import LETTER
 from reportlab.pdfgen.canvas import Canvas
 
-LAYOUTS = ("A", "B", "C", "D", "E", "F")
+LAYOUTS = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
+# F (first round) and J, K (issue 23) were never tuned on; HELD_OUT is the one the learning test uses.
 HELD_OUT = "F"
-TUNED = ("A", "B", "C", "D", "E")
+HELD_OUT_SET = ("F", "J", "K")
+TUNED = ("A", "B", "C", "D", "E", "G", "H", "I")
+# Seeds: the tests use 1000-1005 and 3001-3010, the bench 0-54; both are the same families.
 
 CENT = Decimal("0.01")
 
@@ -182,18 +185,43 @@ def fmt_num(d: Decimal, places: int, *, commas: bool = True, dollar: bool = Fals
     return f"${text}" if dollar else text
 
 
+def _bol_id(rng: random.Random, style: str) -> str:
+    """A BOL number as suppliers print them: digits, "BL-88123-7", "7731-A"."""
+    if style == "bl":
+        return f"BL-{rng.randrange(10000, 99999)}-{rng.randrange(0, 10)}"
+    if style == "alpha":
+        return f"{rng.randrange(1000, 9999)}-{rng.choice('ABCDEFGHJK')}"
+    return str(rng.randrange(100000, 999999))
+
+
+def _bill_id(rng: random.Random, style: str) -> str:
+    if style == "suffix":  # "000917-C": leading zeros and a letter
+        return f"{rng.randrange(1, 99999):06d}-{rng.choice('ABCDEFGHJK')}"
+    prefix = rng.choice(["INV-", "", "SI", "B-", "26-"])
+    return f"{prefix}{rng.randrange(10000, 9999999)}"
+
+
 def _truth(
-    rng: random.Random, layout: str, n_lines: int, *, per_line_bol: bool = False
+    rng: random.Random,
+    layout: str,
+    n_lines: int,
+    *,
+    per_line_bol: bool = False,
+    bol_style: str = "digits",
+    number_style: str = "plain",
 ) -> tuple[Truth, dict[str, Any]]:
     sup = rng.choice(SUPPLIERS)
     term = rng.choice(TERMINALS)
     bill_date = date(2026, 1, 1) + timedelta(days=rng.randrange(0, 300))
     due = bill_date + timedelta(days=rng.choice([10, 15, 30]))
-    prefix = rng.choice(["INV-", "", "SI", "B-", "26-"])
-    number = f"{prefix}{rng.randrange(10000, 9999999)}"
+    if number_style == "plain":
+        prefix = rng.choice(["INV-", "", "SI", "B-", "26-"])
+        number = f"{prefix}{rng.randrange(10000, 9999999)}"
+    else:
+        number = _bill_id(rng, number_style)
     lines: list[dict[str, Any]] = []
     bols: list[str] = []
-    shared_bol = str(rng.randrange(100000, 999999))
+    shared_bol = str(rng.randrange(100000, 999999)) if bol_style == "digits" else _bol_id(rng, bol_style)
     codes = list(PRODUCTS)
     for _ in range(n_lines):
         code = rng.choice(codes)
@@ -208,7 +236,7 @@ def _truth(
         if bol not in bols:
             bols.append(bol)
     if not per_line_bol and rng.random() < 0.3:
-        bols.append(str(rng.randrange(100000, 999999)))
+        bols.append(str(rng.randrange(100000, 999999)) if bol_style == "digits" else _bol_id(rng, bol_style))
     total_net = sum((ln["net"] for ln in lines), Decimal(0))
     taxes: list[dict[str, Any]] = []
     for name, rate in rng.choice(TAX_SETS):
@@ -706,7 +734,345 @@ def layout_f(rng: random.Random) -> tuple[bytes, Truth]:
     return d.pdf(), truth
 
 
-BUILDERS = {"A": layout_a, "B": layout_b, "C": layout_c, "D": layout_d, "E": layout_e, "F": layout_f}
+# ---- layouts G-K (issue 23): key/value grids, boxed captions, values under labels, two-column headers.
+# G, H and I were tuned on; J and K were written with them, before the parser was changed, and are
+# held out: the parser was not changed because of their results (docs/bill-parser.md).
+
+
+def _line_table(
+    d: Doc,
+    ctx: dict[str, Any],
+    y: float,
+    cols: list[tuple[float, str, bool]],
+    fmts: tuple[int, int, int],
+    *,
+    size: float = 8.5,
+    code: bool = False,
+) -> float:
+    """Header + product rows (name or code+name, gross, net, price, amount); returns the next y."""
+    for x, h, right in cols:
+        d.text(x, y, h, size, bold=True, right=right)
+    d.hline(40, 572, y + 4)
+    y += 16
+    for ln in ctx["lines"]:
+        name, acode = _alias(ctx, ln["product"])
+        vals = [acode, name] if code else [name]
+        vals += [
+            fmt_num(ln["gross"], fmts[0]),
+            fmt_num(ln["net"], fmts[0]),
+            fmt_num(ln["unit_price"], fmts[1]),
+            fmt_num(ln["amount"], fmts[2]),
+        ]
+        for (x, _h, right), v in zip(cols, vals):
+            d.text(x, y, v, size, right=right)
+        y += 14
+    return y
+
+
+def _letterhead(d: Doc, sup: dict[str, Any], x: float = 40, y: float = 40) -> None:
+    d.text(x, y, sup["name"], 14, bold=True)
+    d.text(x, y + 14, sup["address_one"], 8.5)
+    d.text(x, y + 25, sup["city"], 8.5)
+
+
+def layout_g(rng: random.Random) -> tuple[bytes, Truth]:
+    """Key/value grid: ruled cells "Label | value", two pairs a row; taxes right-aligned under the table."""
+    truth, ctx = _truth(rng, "G", rng.randint(1, 4), bol_style="bl")
+    d = Doc()
+    sup = ctx["supplier"]
+    _letterhead(d, sup)
+    d.text(572, 44, "INVOICE", 18, bold=True, right=True)
+    grid = [
+        ("Invoice Number", truth.bill_number, "Bill of Lading", " ".join(truth.bol_numbers)),
+        ("Invoice Date", truth.bill_date.strftime("%m/%d/%Y"), "Loading Terminal", ctx["terminal"]["name"]),
+        (
+            "Payment Due",
+            truth.due_date.strftime("%m/%d/%Y"),
+            "Customer Account",
+            f"C-{rng.randrange(10000, 99999)}",
+        ),
+        (
+            "Carrier",
+            rng.choice(["Lone Wolf Trucking", "Bayou Transport", "Rio Haulers"]),
+            "Purchase Order",
+            f"PO {rng.randrange(1000, 9999)}",
+        ),
+    ]
+    top, h = 92, 16
+    xs = [40, 130, 306, 400, 572]
+    for i, (l1, v1, l2, v2) in enumerate(grid):
+        y = top + i * h
+        d.rect(40, y, 532, h)
+        d.text(xs[0] + 4, y + 11, l1, 8, bold=True)
+        d.text(xs[1] + 4, y + 11, v1, 8.5)
+        d.text(xs[2] + 4, y + 11, l2, 8, bold=True)
+        d.text(xs[3] + 4, y + 11, v2, 8.5)
+    for x in xs[1:-1]:
+        d.vline(x, top, top + h * len(grid))
+    _bill_to(d, 40, 175, "Sold To")
+    cols = [
+        (40, "Description", False),
+        (330, "Gross Gal", True),
+        (400, "Net Gal", True),
+        (480, "Unit Price", True),
+        (572, "Ext. Amount", True),
+    ]
+    y = _line_table(d, ctx, 240, cols, (0, 4, 2))
+    for t in ctx["taxes"]:
+        d.text(480, y, t["name"], 8.5, right=True)
+        d.text(572, y, fmt_num(t["amount"], 2), 8.5, right=True)
+        y += 13
+    d.hline(380, 572, y - 6)
+    y += 10
+    d.text(480, y, "Total Invoice", 10, bold=True, right=True)
+    d.text(572, y, fmt_num(truth.total, 2, dollar=True), 10, bold=True, right=True)
+    return d.pdf(), truth
+
+
+def _caption_box(d: Doc, x: float, y: float, w: float, caption: str, value: str) -> None:
+    """A box with its caption at the top and the value low in it (a tall box: 24 pt between them)."""
+    d.rect(x, y, w, 38)
+    d.text(x + 3, y + 8, caption, 6, bold=True)
+    d.text(x + 5, y + 32, value, 9.5)
+
+
+def layout_h(rng: random.Random) -> tuple[bytes, Truth]:
+    """Boxed captions with the value under each ("INV NO." over "000917-C"), ZIP codes in the letterhead
+    and the Sold-To, the terminal's box followed by the TERMS box."""
+    truth, ctx = _truth(rng, "H", rng.randint(1, 3), bol_style="alpha", number_style="suffix")
+    d = Doc()
+    sup = ctx["supplier"]
+    d.text(40, 40, sup["name"].upper(), 13, bold=True)
+    d.text(40, 54, sup["address_one"] + " - " + sup["city"], 8)
+    d.text(40, 65, f"Phone (409) 555-{rng.randrange(1000, 9999)}", 8)
+    d.text(572, 44, "I N V O I C E", 14, bold=True, right=True)
+    fmt = "%m/%d/%y"
+    row = [
+        ("INV NO.", truth.bill_number, 84),
+        ("INV DATE", truth.bill_date.strftime(fmt), 70),
+        ("DUE DATE", truth.due_date.strftime(fmt), 70),
+        ("B/L NO.", " ".join(truth.bol_numbers), 96),
+        ("TERMINAL", ctx["terminal"]["name"], 150),
+        ("TERMS", f"NET {(truth.due_date - truth.bill_date).days}", 62),
+    ]
+    x = 40.0
+    for caption, value, w in row:  # adjacent boxes: the captions make one line, the values the next
+        _caption_box(d, x, 84, w, caption, value)
+        x += w
+    d.text(40, 136, "CUST NO.", 6.5, bold=True)
+    d.text(40, 148, f"{rng.randrange(10000, 99999)}", 9)
+    d.text(140, 136, "SHIP VIA", 6.5, bold=True)
+    d.text(140, 148, rng.choice(["OUR TRUCK", "CUST P/U", "COMMON CARRIER"]), 9)
+    d.text(40, 172, "SOLD TO:", 7.5, bold=True)
+    for i, line in enumerate(OUR_COMPANY):
+        d.text(40, 183 + 11 * i, line.upper(), 8.5)
+    d.text(320, 172, "SHIP TO:", 7.5, bold=True)
+    d.text(320, 183, "ALPHA FUELS YARD 2", 8.5)
+    d.text(320, 194, f"{rng.randrange(100, 9999)} FM {rng.randrange(100, 3000)}", 8.5)
+    d.text(320, 205, f"ROUND ROCK, TX {rng.randrange(78600, 78699)}", 8.5)
+    cols = [
+        (40, "PRODUCT", False),
+        (330, "GROSS", True),
+        (400, "NET", True),
+        (480, "PRICE", True),
+        (572, "AMOUNT", True),
+    ]
+    y = _line_table(d, ctx, 236, cols, (1, 5, 2), size=8)
+    y += 8
+    d.text(380, y, "SUBTOTAL", 8, bold=True)
+    d.text(572, y, fmt_num(sum((ln["amount"] for ln in ctx["lines"]), Decimal(0)), 2), 8, right=True)
+    y += 13
+    for t in ctx["taxes"]:
+        d.text(380, y, t["name"].upper(), 8)
+        d.text(572, y, fmt_num(t["amount"], 2), 8, right=True)
+        y += 12
+    y += 6
+    d.text(380, y, "PLEASE PAY", 9, bold=True)
+    d.text(572, y, fmt_num(truth.total, 2, dollar=True), 9, bold=True, right=True)
+    return d.pdf(), truth
+
+
+def layout_i(rng: random.Random) -> tuple[bytes, Truth]:
+    """Two-column header: "Label: value" pairs side by side on the same lines; a two-line table header
+    and taxes as coded table lines."""
+    truth, ctx = _truth(rng, "I", rng.randint(1, 4), bol_style=rng.choice(["digits", "bl"]))
+    d = Doc()
+    sup = ctx["supplier"]
+    d.text(306, 36, sup["name"], 13, bold=True, right=False)
+    d.text(306, 49, sup["address_one"] + ", " + sup["city"], 8)
+    d.text(40, 40, "Fuel Invoice", 16, bold=True)
+    fmt = "%b %d, %Y"
+    left = [
+        ("Invoice #:", truth.bill_number),
+        ("Invoice Date:", truth.bill_date.strftime(fmt)),
+        ("Due Date:", truth.due_date.strftime(fmt)),
+    ]
+    right = [
+        ("BOL #:", ", ".join(truth.bol_numbers)),
+        ("Terminal:", ctx["terminal"]["name"]),
+        ("Ship Date:", (truth.bill_date - timedelta(days=1)).strftime(fmt)),
+    ]
+    for i, ((l1, v1), (l2, v2)) in enumerate(zip(left, right)):
+        y = 80 + 13 * i
+        d.text(40, y, l1, 8.5, bold=True)
+        d.text(112, y, v1, 8.5)
+        d.text(306, y, l2, 8.5, bold=True)
+        d.text(366, y, v2, 8.5)
+    _bill_to(d, 40, 130, "Bill To:")
+    d.text(306, 130, "Ship To:", 8, bold=True)
+    d.text(306, 141, f"Site {rng.randrange(1, 99)}, Austin, TX 787{rng.randrange(10, 99)}", 9)
+    y = 200
+    head1 = [
+        (40, "Item", False),
+        (100, "Product", False),
+        (350, "Gross", True),
+        (410, "Net", True),
+        (490, "Unit", True),
+        (572, "Extended", True),
+    ]
+    head2 = [(350, "Gallons", True), (410, "Gallons", True), (490, "Price", True), (572, "Price", True)]
+    for x, h, r in head1:
+        d.text(x, y, h, 8, bold=True, right=r)
+    for x, h, r in head2:
+        d.text(x, y + 9, h, 8, bold=True, right=r)
+    d.hline(40, 572, y + 13)
+    y += 26
+    for ln in ctx["lines"]:
+        name, acode = _alias(ctx, ln["product"])
+        vals = [
+            acode,
+            name,
+            fmt_num(ln["gross"], 0),
+            fmt_num(ln["net"], 0),
+            fmt_num(ln["unit_price"], 4),
+            fmt_num(ln["amount"], 2),
+        ]
+        for (x, _h, r), v in zip(head1, vals):
+            d.text(x, y, v, 8, right=r)
+        y += 12
+    for t in ctx["taxes"]:
+        vals = ["TAX", t["name"], "", fmt_num(t["qty"], 0), fmt_num(t["rate"], 4), fmt_num(t["amount"], 2)]
+        for (x, _h, r), v in zip(head1, vals):
+            if v:
+                d.text(x, y, v, 8, right=r)
+        y += 12
+    y += 10
+    d.text(490, y, "Amount Due", 9.5, bold=True, right=True)
+    d.text(572, y, fmt_num(truth.total, 2, dollar=True), 9.5, bold=True, right=True)
+    return d.pdf(), truth
+
+
+def layout_j(rng: random.Random) -> tuple[bytes, Truth]:
+    """Held out. Values under labels, unboxed, in one band; letterhead right; taxes under the table with
+    their rate in the middle; the total in words' place."""
+    truth, ctx = _truth(rng, "J", rng.randint(1, 4), bol_style="bl", number_style="suffix")
+    d = Doc()
+    sup = ctx["supplier"]
+    d.text(572, 40, sup["name"], 13, bold=True, right=True)
+    d.text(572, 53, sup["address_one"], 8, right=True)
+    d.text(572, 63, sup["city"], 8, right=True)
+    d.text(40, 46, "Invoice", 20, bold=True)
+    fmt = "%d %b %Y"
+    band = [
+        ("Invoice No.", truth.bill_number, 40),
+        ("Invoice Date", truth.bill_date.strftime(fmt), 140),
+        ("Due Date", truth.due_date.strftime(fmt), 230),
+        ("BOL No.", ", ".join(truth.bol_numbers), 320),
+        ("Terminal", ctx["terminal"]["name"], 440),
+    ]
+    d.hline(40, 572, 84)
+    for label, value, x in band:
+        d.text(x, 96, label, 7, bold=True)
+        d.text(x, 109, value, 8.5)
+    d.hline(40, 572, 116)
+    _bill_to(d, 40, 135, "Customer")
+    d.text(320, 135, "Account", 8, bold=True)
+    d.text(320, 146, f"{rng.randrange(100000, 999999)}", 9)
+    cols = [
+        (40, "Product", False),
+        (330, "Gross Gal", True),
+        (400, "Net Gal", True),
+        (480, "Price", True),
+        (572, "Amount", True),
+    ]
+    y = _line_table(d, ctx, 200, cols, (0, 4, 2))
+    for t in ctx["taxes"]:
+        d.text(60, y, t["name"], 8.5)
+        d.text(400, y, f"{fmt_num(t['qty'], 0)} gal @ {fmt_num(t['rate'], 4)}", 8.5, right=True)
+        d.text(572, y, fmt_num(t["amount"], 2), 8.5, right=True)
+        y += 13
+    y += 10
+    d.text(480, y, "Total Due", 10, bold=True, right=True)
+    d.text(572, y, fmt_num(truth.total, 2, dollar=True), 10, bold=True, right=True)
+    return d.pdf(), truth
+
+
+def layout_k(rng: random.Random) -> tuple[bytes, Truth]:
+    """Held out. A header grid: one shaded row of captions over one row of values; two-column address
+    header with ZIP codes (remit-to and ship-to); taxes as a block."""
+    truth, ctx = _truth(rng, "K", rng.randint(1, 3), bol_style="alpha")
+    d = Doc()
+    sup = ctx["supplier"]
+    _letterhead(d, sup)
+    d.text(572, 40, "SALES INVOICE", 14, bold=True, right=True)
+    caps = ["INVOICE NO", "INVOICE DATE", "DUE DATE", "B.O.L.", "TERMINAL", "TERMS"]
+    vals = [
+        truth.bill_number,
+        truth.bill_date.isoformat(),
+        truth.due_date.isoformat(),
+        " ".join(truth.bol_numbers),
+        ctx["terminal"]["name"],
+        f"Net {(truth.due_date - truth.bill_date).days}",
+    ]
+    widths = [82, 78, 78, 80, 152, 62]
+    x = 40.0
+    d.rect(40, 90, 532, 14, fill_grey=0.85)
+    d.rect(40, 90, 532, 32)
+    for cap, val, w in zip(caps, vals, widths):
+        d.text(x + 3, 100, cap, 7, bold=True)
+        d.text(x + 3, 116, val, 8.5)
+        x += w
+        if x < 572:
+            d.vline(x, 90, 122)
+    d.text(40, 140, "Remit To", 7.5, bold=True)
+    d.text(40, 151, sup["name"], 8.5)
+    d.text(40, 162, f"P.O. Box {rng.randrange(100, 9999)}", 8.5)
+    d.text(40, 173, sup["city"], 8.5)
+    _bill_to(d, 320, 140, "Ship To")
+    cols = [
+        (40, "Product", False),
+        (330, "Gross", True),
+        (400, "Net", True),
+        (480, "Rate", True),
+        (572, "Amount", True),
+    ]
+    y = _line_table(d, ctx, 210, cols, (0, 4, 2))
+    y += 12
+    d.text(330, y, "Taxes and Fees", 8.5, bold=True)
+    y += 13
+    for t in ctx["taxes"]:
+        d.text(330, y, t["name"], 8.5)
+        d.text(572, y, fmt_num(t["amount"], 2), 8.5, right=True)
+        y += 12
+    y += 8
+    d.text(330, y, "Invoice Total", 10, bold=True)
+    d.text(572, y, fmt_num(truth.total, 2, dollar=True), 10, bold=True, right=True)
+    return d.pdf(), truth
+
+
+BUILDERS = {
+    "A": layout_a,
+    "B": layout_b,
+    "C": layout_c,
+    "D": layout_d,
+    "E": layout_e,
+    "F": layout_f,
+    "G": layout_g,
+    "H": layout_h,
+    "I": layout_i,
+    "J": layout_j,
+    "K": layout_k,
+}
 
 
 def make_invoice(layout: str, seed: int) -> tuple[bytes, Truth]:

@@ -165,3 +165,52 @@ def test_a_corrected_field_is_learned_and_the_next_bill_is_recognised(
         and fields["due_date"]["source"] == "layout"
     )
     assert nxt["low_confidence"] < detail["low_confidence"]
+
+
+def test_a_bill_that_does_not_add_up_to_the_document_needs_a_stated_reason(
+    api_a: Api, directory_a: Any, jobs: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 23: the review warned "Lines + taxes ≠ total" and "Create bill" still made a bill of
+    $19,280 for a PDF of $22,832. Now such a bill is refused (409 naming both figures) unless the user
+    overrides with a reason, which the bill keeps with who and when."""
+    data, truth = make_invoice("G", 3010)
+    detail = parsed(api_a, jobs, django_capture_on_commit_callbacks, data)
+    review = review_of(detail)
+    assert Decimal(str(review["total"])) == truth.total
+    dropped = review["taxes"].pop()  # a tax line the user (or the parser) left out
+    short = truth.total - Decimal(str(dropped["amount"]))
+
+    r = api_a.post(f"{URL}/{detail['id']}/create-bill", review)
+    assert r.status_code == 409, r.content
+    assert r.json()["detail"] == (
+        f"The bill's lines and taxes come to ${short:,.2f} but the document's total is ${truth.total:,.2f} "
+        f"(a difference of ${truth.total - short:,.2f}): correct the lines or taxes, or create the bill "
+        "anyway with a reason for the difference."
+    )
+    # clearing the total on the form does not skip the check: the total read from the document holds
+    r = api_a.post(f"{URL}/{detail['id']}/create-bill", {**review, "total": None})
+    assert r.status_code == 409
+    assert api_a.get(f"{URL}/{detail['id']}").json()["data"]["status"] == "parsed"  # nothing created
+    assert api_a.get("/api/bill", {"search": truth.bill_number}).json()["data"]["total"] == 0
+
+    reason = "Inspection fee billed on a separate invoice"
+    r = api_a.post(f"{URL}/{detail['id']}/create-bill", {**review, "total_override_reason": f"  {reason} "})
+    assert r.status_code == 201, r.content
+    bill = api_a.get(f"/api/bill/{r.json()['data']['bill_id']}").json()["data"]
+    assert Decimal(bill["total"]) == short
+    assert Decimal(bill["document_total"]) == truth.total
+    assert bill["total_override_reason"] == reason and bill["total_override_at"]
+
+
+def test_a_bill_that_adds_up_keeps_the_document_total_and_no_override(
+    api_a: Api, directory_a: Any, jobs: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    data, truth = make_invoice("G", 3011)
+    detail = parsed(api_a, jobs, django_capture_on_commit_callbacks, data)
+    # the taxes printed under the line table are read, so the bill adds up as read
+    r = api_a.post(f"{URL}/{detail['id']}/create-bill", review_of(detail))
+    assert r.status_code == 201, r.content
+    bill = api_a.get(f"/api/bill/{r.json()['data']['bill_id']}").json()["data"]
+    assert Decimal(bill["total"]) == Decimal(bill["document_total"]) == truth.total
+    assert bill["total_override_reason"] == "" and bill["total_override_at"] is None
+    assert len(bill["charges"]) == len(truth.taxes)

@@ -296,3 +296,45 @@ def test_list_and_permissions(api_a, tenant_a, in_tenant, django_assert_max_num_
     driver = Api(token_for(tenant_a, role="Driver"))
     assert driver.get(TICKETS).status_code == 200
     assert driver.get(f"{TICKETS}/generate", {"sales_order_id": ids[0]}).status_code == 403
+
+
+def test_ticket_pdf_prints_ordered_and_delivered_quantities(api_a, tenant_a, in_tenant):
+    """Issue 23: a delivery typed in as delivered quantities (no meters, no gross) printed a ticket whose
+    quantity columns and totals were all blank, while the screen showed Ordered 500.0 / Delivered 495.0.
+    The customer's copy says what was ordered and delivered, and gross/net at 60 °F where recorded."""
+    import pdfplumber
+
+    with in_tenant(tenant_a):
+        md = fuel_order(status="assigned")
+    diesel, gas, oil = md["lines"]
+    body = {
+        "lines": [
+            {"line_item_id": gas.pk, "delivered_quantity": "495"},
+            {
+                "line_item_id": diesel.pk,
+                "meter_start": "184220.0",
+                "meter_end": "185220.0",
+                "temperature_f": "80.0",
+            },
+            {"line_item_id": oil.pk, "delivered_quantity": "2"},
+        ],
+        "signer_name": "Pat Receiver",
+        "complete": True,
+    }
+    res = api_a.post(f"{TICKETS}/entry/{md['order'].pk}", body)
+    assert res.status_code == 200, res.json()
+    [ticket] = res.json()["data"]
+    pdf = api_a.get(f"{TICKETS}/{ticket['id']}/pdf").content
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = "\n".join(page.extract_text() or "" for page in doc.pages)
+    assert "ORDERED" in text and "DELIVERED" in text, text  # the table's headers
+    gas_row = next(line for line in text.splitlines() if line.startswith("Unleaded 87"))
+    assert "500.0" in gas_row and "495.0" in gas_row, gas_row  # ordered, delivered: nothing else recorded
+    diesel_row = next(line for line in text.splitlines() if line.startswith("Clear Diesel"))
+    # ordered 1,000, gross from the meters 1,000.0, net at 60 °F 990.7 (delivered = net)
+    assert "1,000.0" in diesel_row and "990.7" in diesel_row and "80" in diesel_row, diesel_row
+    oil_row = next(line for line in text.splitlines() if line.startswith("Engine oil drum"))
+    assert oil_row.endswith("2.0 2.0 drum"), oil_row  # ordered, delivered, its own unit
+    assert "Total gallons ordered 1,500.0" in text  # diesel 1,000 + gasoline 500, not the oil drums
+    assert "Total gallons delivered 1,485.7" in text  # 990.7 net + 495
+    assert "Total net gallons @ 60°F 990.7" in text

@@ -131,3 +131,41 @@ def test_templates_of_one_tenant_are_not_seen_by_another(api_a, api_b):
     assert "Alpha only" not in names
     shipped = copy.deepcopy(names)
     assert shipped  # B got its own shipped defaults
+
+
+def test_existing_companies_get_the_ticket_quantities():
+    """Issue 23: companies created before the shipped ticket printed ordered and delivered quantities
+    keep their template row; migration 0002 gives the untouched shipped table the new columns and
+    totals (the same as a new company gets), and leaves a table the company changed alone."""
+    import importlib
+
+    from tenants.documents.services import shipped_default
+
+    mig = importlib.import_module("tenants.documents.migrations.0002_delivery_ticket_quantities")
+    new = shipped_default("delivery_ticket")["components"]
+    # The shipped template as it was before: seven columns, a two-line totals box.
+    old = [copy.deepcopy(c) for c in new if c["id"] not in ("tot-ordered", "tot-delivered")]
+    by_id = {c["id"]: c for c in old}
+    keep = [c for c in by_id["lines"]["columns"] if c["key"] in mig.OLD_KEYS]
+    by_id["lines"]["columns"] = keep
+    assert [c["key"] for c in keep] == mig.OLD_KEYS
+    by_id["volumes"]["children"], by_id["volumes"]["size"]["height"] = ["tot-gross", "tot-net"], 58
+    for cid, y in (("tot-gross", 522), ("tot-net", 542)):
+        by_id[cid]["position"] = by_id[cid]["originalPosition"] = {"x": 480, "y": y}
+
+    upgraded = mig.upgrade_components(old)
+    assert upgraded is not None
+    assert [c["id"] for c in upgraded] == [c["id"] for c in new]
+    up = {c["id"]: c for c in upgraded}
+    want = {c["id"]: c for c in new}
+    assert [c["key"] for c in up["lines"]["columns"]] == [c["key"] for c in want["lines"]["columns"]]
+    assert "quantity_ordered" in [c["key"] for c in up["lines"]["columns"]]
+    for cid in ("volumes", "tot-ordered", "tot-delivered", "tot-gross", "tot-net"):
+        assert up[cid]["position"] == want[cid]["position"], cid
+        assert up[cid].get("variableName") == want[cid].get("variableName"), cid
+    # A table the company edited is theirs: not touched.
+    edited = copy.deepcopy(old)
+    next(c for c in edited if c["id"] == "lines")["columns"].pop()
+    assert mig.upgrade_components(edited) is None
+    # The shipped template today is already upgraded: running it twice changes nothing.
+    assert mig.upgrade_components(new) is None

@@ -5926,6 +5926,11 @@ export interface components {
              */
             created_at: string;
             /**
+             * Document Total
+             * @description The total printed on the supplier's document the bill was read from
+             */
+            document_total?: string | null;
+            /**
              * Due Date
              * Format: date
              */
@@ -5971,6 +5976,14 @@ export interface components {
             timeline: components["schemas"]["WorkflowEventOut"][];
             /** Total */
             total: string;
+            /** Total Override At */
+            total_override_at?: string | null;
+            /**
+             * Total Override Reason
+             * @description Why the bill was created although it differs from the document's total
+             * @default
+             */
+            total_override_reason: string;
             /**
              * Updated At
              * Format: date-time
@@ -6175,6 +6188,12 @@ export interface components {
             terminal_id?: number | null;
             /** Total */
             total?: number | string | null;
+            /**
+             * Total Override Reason
+             * @description Why the bill may differ from the document's total (lines + taxes != total): without it such a bill is refused (409); with it the reason is kept on the bill.
+             * @default
+             */
+            total_override_reason: string;
         };
         /** BillParseTaxIn */
         BillParseTaxIn: {

@@ -18,7 +18,7 @@ from ninja import File, Query, Router, Schema
 from ninja.files import UploadedFile
 from pydantic import Field, create_model
 
-from core import csv_io, listsql, renderers, rows
+from core import csv_io, listsql, renderers, rows, scoping
 from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError, describe_dependents
 from core.listing import AnyOf, ListSpec, apply_list, is_narrowed, paginate
@@ -231,7 +231,8 @@ class Crud:
 
     # --- reads -------------------------------------------------------------------------------
     def base_queryset(self) -> QuerySet[Any]:
-        return self.queryset() if self.queryset else self.model._default_manager.all()
+        """Every row the request may see: the resource's rows through the row scope (core.scoping)."""
+        return scoping.scoped(self.queryset() if self.queryset else self.model._default_manager.all())
 
     def list_queryset(self, params: Any, *, prefix: bool | None = None) -> QuerySet[Any]:
         qs = self.base_queryset()
@@ -342,7 +343,9 @@ class Crud:
                     return ok(paginate(crud.list_queryset(params), params, crud.default_size), message)
                 # The fast path: rows rendered as they are, the statements kept per shape where the
                 # list's queries are pure (core/listsql.py).
-                page = crud.statements.page(params) if crud.statements else crud.fast_page(params)
+                # Kept statements are compiled once per shape: never for a page narrowed to a user's rows.
+                kept = crud.statements and not scoping.is_narrowed_to_owner(crud.model)
+                page = crud.statements.page(params) if kept and crud.statements else crud.fast_page(params)
                 if crud.computed:
                     page["items"] = crud.filled(page["items"])
                 body = renderers.dumps({"status_code": 200, "message": message, "data": page})

@@ -13,6 +13,7 @@ from django_tenants.utils import get_public_schema_name, remove_www
 from tenancy.models import Domain, Tenant
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from core.permissions import begin_request, end_request
 from core.tokens import AccessClaims, TokenError, decode_access_token
 
 # Tenants are looked up on every authenticated request; a short per-process cache keeps that off
@@ -120,10 +121,12 @@ class TenantFromTokenMiddleware:
         request.tenant = None  # type: ignore[attr-defined]
         request.claims = None  # type: ignore[attr-defined]
         request.auth_error = None  # type: ignore[attr-defined]
+        tokens = begin_request()
         try:
             self._resolve(request)
             return self.get_response(request)
         finally:
+            end_request(tokens)
             connection.set_schema_to_public()
 
     def _resolve(self, request: HttpRequest) -> None:

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
+from core import scoping
 from core.errors import ApiError
 
 CRUD_ACTIONS = ("view", "add", "change", "delete")
@@ -35,6 +36,16 @@ _acting_user: ContextVar[Any] = ContextVar("acting_user", default=None)
 
 def acting_user() -> Any:
     return _acting_user.get()
+
+
+def begin_request() -> tuple[Any, Any]:
+    """Forget the previous request's user and row scope (a thread serves many requests)."""
+    return _acting_user.set(None), scoping.begin_request()
+
+
+def end_request(tokens: tuple[Any, Any]) -> None:
+    _acting_user.reset(tokens[0])
+    scoping.end_request(tokens[1])
 
 
 _RESOURCE_LABELS: dict[str, str] = {}
@@ -106,6 +117,7 @@ class TenantAuth(HttpBearer):
         if self.permission and not user.has_perm(self.permission):
             raise ApiError(403, denial_message(self.permission))
         _acting_user.set(user)
+        scoping.note_grant(user, self.permission)
         if settings.SENTRY_DSN:
             from core.observability import tag_request
 

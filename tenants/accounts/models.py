@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.scoping import scope_in
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
@@ -43,8 +44,12 @@ class Role(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def perm_scope(self, code: str) -> str | None:
+        """ "all" for `code` itself, "own" for `code:own` (the user's own rows), else None."""
+        return scope_in(self.permissions, code, grants_all=self.grants_all)
+
     def has_perm(self, code: str) -> bool:
-        return self.grants_all or code in self.permissions
+        return self.perm_scope(code) is not None
 
 
 class User(models.Model):
@@ -78,8 +83,14 @@ class User(models.Model):
     def check_password(self, raw: str) -> bool:
         return check_password(raw, self.password)
 
+    def perm_scope(self, code: str) -> str | None:
+        """How far the user's role grants `code`: "all" rows, "own" rows (core.scoping), or None."""
+        if not (self.is_active and self.role):
+            return None
+        return self.role.perm_scope(code)
+
     def has_perm(self, code: str) -> bool:
-        return bool(self.is_active and self.role and self.role.has_perm(code))
+        return self.perm_scope(code) is not None
 
     @property
     def is_driver(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.permissions import registered_permissions
+from core.scoping import own_code
 
 ADMIN = "Admin"
 DRIVER = "Driver"
@@ -12,6 +13,10 @@ ADMINISTER_USERS = "user.administer"
 # Approving a bill out of three-way match tolerance: Admin only by default (tenants/purchasing).
 OVERRIDE_BILL_MATCH = "bill.override_match"
 ADMIN_ONLY_PERMISSIONS = frozenset({ADMINISTER_USERS, OVERRIDE_BILL_MATCH})
+
+# The Driver role holds these resources' permissions on his own rows only (`<code>:own`): the orders
+# assigned to him, their tickets and notes (core.scoping). The office grants are for office roles.
+DRIVER_OWN_RESOURCES = frozenset({"sales_order", "delivery_ticket"})
 
 # Resources each seeded role may work with (view/add/change/delete and workflow actions).
 ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
@@ -41,6 +46,7 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "supplier",
             "company_settings",
             "dashboard",
+            "onboarding",
         },
     ),
     "Accounting": (
@@ -76,6 +82,7 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "company_settings",
             "dashboard",
             "google_authentication",
+            "onboarding",
         },
     ),
     "Sales": (
@@ -93,6 +100,7 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "payment_method",
             "company_settings",
             "dashboard",
+            "onboarding",
         },
     ),
     DRIVER: (
@@ -123,4 +131,11 @@ def seeded_role_permissions(name: str) -> list[str]:
             for p in registered_permissions()
             if p.code in {"sales_order.deliver", "sales_order.start_delivery"}
         ]
+        # A driver sees and acts on his own stops only, on every route (core.scoping).
+        codes = [driver_code(code) for code in codes]
     return sorted(set(codes) - ADMIN_ONLY_PERMISSIONS)
+
+
+def driver_code(code: str) -> str:
+    """The Driver role's grant of `code`: own rows only for the resources of his stops."""
+    return own_code(code) if code.split(".")[0] in DRIVER_OWN_RESOURCES else code

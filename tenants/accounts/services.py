@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from core import scoping
 from core.errors import ApiError
 from core.permissions import registered_permissions
 from django.db import connection, transaction
@@ -141,12 +142,13 @@ def _role_codes(role: Role | None) -> set[str] | None:
 
 
 def _beyond(held: set[str] | None, codes: set[str] | None) -> set[str] | None:
-    """The codes of `codes` that `held` lacks (None: `codes` is "everything" and `held` is not)."""
+    """The codes of `codes` that `held` lacks (None: `codes` is "everything" and `held` is not). A
+    full grant covers its own-scoped one (`sales_order.view` covers `sales_order.view:own`)."""
     if held is None:
         return set()
     if codes is None:
         return None
-    return codes - held
+    return {code for code in codes if not scoping.covers(held, code)}
 
 
 def _refuse_codes_not_held(missing: set[str] | None, doing: str) -> None:
@@ -337,11 +339,18 @@ def top_up_system_roles() -> int:
 
 
 def validate_permission_codes(codes: list[str]) -> list[str]:
-    known = set(Permission.objects.values_list("code", flat=True))
-    unknown = sorted(set(codes) - known)
+    """Known codes, each granted on every row or, where its resource has owners, on own rows
+    (`<code>:own`, core.scoping); a code and its own-scoped form together keep the full one."""
+    known = dict(Permission.objects.values_list("code", "resource"))
+    unknown = []
+    for code in set(codes):
+        base, scope = scoping.split_code(code)
+        if base not in known or (scope == scoping.OWN and not scoping.is_scopable(known[base])):
+            unknown.append(code)
     if unknown:
-        raise ApiError(422, f"Unknown permission codes: {', '.join(unknown[:10])}.")
-    return sorted(set(codes))
+        raise ApiError(422, f"Unknown permission codes: {', '.join(sorted(unknown)[:10])}.")
+    full = set(codes)
+    return sorted(c for c in full if not (scoping.split_code(c)[1] == scoping.OWN and c[:-4] in full))
 
 
 def _check_grant(acting_user: User | None, old: set[str], new: set[str]) -> None:
@@ -349,7 +358,7 @@ def _check_grant(acting_user: User | None, old: set[str], new: set[str]) -> None
     held = held_permissions(acting_user) if acting_user is not None else None
     if held is None:
         return
-    changed = (old ^ new) - held
+    changed = {code for code in old ^ new if not scoping.covers(held, code)}
     if changed:
         listed = ", ".join(sorted(changed)[:10])
         raise ApiError(403, f"You cannot grant or remove permissions you do not hold: {listed}.")

@@ -8,6 +8,7 @@ from typing import Any
 from core.envelope import Envelope, Page, ok
 from core.listing import ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
+from core.scoping import scoped
 from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router
 
@@ -77,7 +78,7 @@ def pdf_response(ticket_id: int) -> HttpResponse:
     "or void.",
 )
 def list_tickets(request: HttpRequest, params: Query[DeliveryTicketQuery]) -> Any:
-    qs = apply_list(selectors.filter_tickets(selectors.tickets(), params), params, LIST_SPEC)
+    qs = apply_list(selectors.filter_tickets(scoped(selectors.tickets()), params), params, LIST_SPEC)
     return ok(paginate(qs, params, DEFAULT_SIZE), "Delivery tickets retrieved successfully")
 
 

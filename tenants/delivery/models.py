@@ -8,6 +8,7 @@ ticket that is no longer needed is voided, never renumbered or deleted.
 from __future__ import annotations
 
 from core.models import Timestamped
+from core.scoping import declare_owner
 from django.db import models
 
 
@@ -86,3 +87,8 @@ class DeliveryTicketLine(Timestamped):
 
     def __str__(self) -> str:
         return f"{self.ticket_id}: {self.product_id}"
+
+
+# A ticket belongs to the driver of its order (core.scoping: `delivery_ticket.view:own`).
+declare_owner(DeliveryTicket, "sales_order__driver__user", resource="delivery_ticket")
+declare_owner(DeliveryTicketLine, "ticket__sales_order__driver__user", resource="delivery_ticket")

@@ -7,6 +7,7 @@ import base64
 from decimal import Decimal
 from typing import Any
 
+from core import scoping
 from core.errors import ApiError
 from core.storage import open_tenant_file
 from django.db.models import Prefetch, QuerySet
@@ -42,12 +43,12 @@ def filter_tickets(qs: QuerySet[DeliveryTicket], params: Any) -> QuerySet[Delive
 
 
 def get_ticket(ticket_id: int) -> DeliveryTicket:
-    ticket = (
-        tickets().select_related("sales_order__driver", "sales_order__truck").filter(pk=ticket_id).first()
+    # Through the request's row scope (core.scoping): a driver reaches his own orders' tickets only.
+    return scoping.get_or_404(
+        tickets().select_related("sales_order__driver", "sales_order__truck"),
+        ticket_id,
+        "Delivery ticket not found",
     )
-    if ticket is None:
-        raise ApiError(404, "Delivery ticket not found")
-    return ticket
 
 
 def order_tickets(order_id: int) -> list[DeliveryTicket]:
@@ -56,14 +57,11 @@ def order_tickets(order_id: int) -> list[DeliveryTicket]:
 
 
 def get_order(order_id: int) -> SalesOrder:
-    order = (
-        SalesOrder.objects.select_related("customer", "ship_to", "driver", "truck")
-        .filter(pk=order_id)
-        .first()
+    return scoping.get_or_404(
+        SalesOrder.objects.select_related("customer", "ship_to", "driver", "truck"),
+        order_id,
+        "Sales order not found",
     )
-    if order is None:
-        raise ApiError(404, "Sales order not found")
-    return order
 
 
 def entry_view(order: SalesOrder) -> dict[str, Any]:

@@ -9,6 +9,7 @@ conflicts list) and as a note on the order.
 
 from __future__ import annotations
 
+from core.scoping import declare_owner
 from django.db import models
 
 
@@ -53,3 +54,7 @@ class DriverAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.order_ref}: {self.outcome}"
+
+
+# A driver's queued action belongs to the sign-in that sent it (core.scoping).
+declare_owner(DriverAction, "user", resource="sales_order")

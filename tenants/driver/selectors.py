@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import quote_plus
 
 from core.errors import ApiError
+from core.scoping import scoped
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 
@@ -274,7 +275,8 @@ def daily_summary(driver: Driver, *, day: dt.date) -> dict[str, Any]:
 
 def action_conflicts(*, outcome: str, order_id: int | None) -> list[dict[str, Any]]:
     """What the office must look at: the drivers' actions that were not applied (latest 200)."""
-    qs = DriverAction.objects.filter(outcome=outcome).select_related("sales_order", "driver")
+    # Through the request's row scope (core.scoping): a driver lists his own actions only.
+    qs = scoped(DriverAction.objects.filter(outcome=outcome).select_related("sales_order", "driver"))
     if order_id is not None:
         qs = qs.filter(order_ref=order_id)
     return [

@@ -36,7 +36,7 @@ from tenants.driver.schemas import DriverActionIn, DriverRecordPayload
 from tenants.driver.selectors import DONE_STATUSES, order_version
 from tenants.fleet.models import Driver
 from tenants.sales import services as sales_services
-from tenants.sales.models import SalesOrder
+from tenants.sales.models import Note, SalesOrder
 
 log = logging.getLogger(__name__)
 S = SalesOrder.Status
@@ -242,4 +242,4 @@ def _tell_office(row: DriverAction, order: SalesOrder, driver: Driver, by: Any) 
         f"Driver app conflict — {driver.name}'s {kind} (taken {taken}) was NOT applied: {row.reason} "
         f"The driver's entry is kept in the driver actions (client action {row.client_action_id})."
     )
-    sales_services.add_note(order, body, by=by)
+    sales_services.add_note(order, body, by=by, origin=Note.Origin.SYSTEM)

@@ -1,8 +1,8 @@
 """The onboarding checklist (`GET /api/onboarding`).
 
-Permission: any signed-in office user (no permission code): the checklist only tells whether
-kinds of data exist, never shows the data, and every role of the office may be the one setting
-the company up. Drivers (the driver portal's role) are refused: it is no screen of theirs.
+Permission: `onboarding.view`, which every seeded office role holds (the checklist only tells
+whether kinds of data exist, and any office role may be the one setting the company up). A user
+without it (no permissions, a driver) is refused: it is no screen of theirs.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from core.envelope import Envelope, ok
 from core.errors import ApiError
-from core.permissions import TenantAuth, current_user
+from core.permissions import current_user, perm, register_resource
 from django.http import HttpRequest
 from ninja import Router
 
@@ -20,13 +20,13 @@ from tenants.onboarding.schemas import OnboardingOut
 
 router = Router(tags=["onboarding"])
 
-signed_in = TenantAuth()
+register_resource("onboarding", "Onboarding checklist", ("view",))
 
 
 @router.get(
     "",
     response=Envelope[OnboardingOut],
-    auth=signed_in,
+    auth=perm("onboarding.view"),
     operation_id="onboarding_checklist",
     summary="The company's setup steps with their state, computed from its data",
 )

@@ -192,7 +192,10 @@ def delete_tax_rate(request: HttpRequest, id: int) -> Any:
     return ok(None, "Tax rate deleted successfully")
 
 
-def _summary_route(kind: str, label: str) -> None:
+def _summary_route(kind: str, label: str, permission: str) -> None:
+    """A document's tax summary needs the document's own view permission (it shows its quantities,
+    amounts and taxes), not the tax catalogue's."""
+
     def summary(request: HttpRequest, id: int) -> Any:
         summary = services.document_tax_summary(kind, id, label.capitalize())
         return ok(summary, f"Taxes of the {label} retrieved successfully")
@@ -200,7 +203,7 @@ def _summary_route(kind: str, label: str) -> None:
     tax_router.get(
         f"/{kind}/taxes/{{int:id}}",
         response={200: Envelope[TaxSummaryOut], 404: TaxSummaryMissing},
-        auth=perm("tax.view"),
+        auth=perm(permission),
         operation_id=f"tax_summary_{kind.replace('-', '_')}",
         summary=f"Tax summary of a {label}",
         description="{total_tax_amount, taxable_items}. An unknown id: 404 whose body also carries the "
@@ -208,8 +211,8 @@ def _summary_route(kind: str, label: str) -> None:
     )(summary)
 
 
-_summary_route("purchase-orders", "purchase order")
-_summary_route("invoices", "invoice")
+_summary_route("purchase-orders", "purchase order", "purchase_order.view")
+_summary_route("invoices", "invoice", "invoice.view")
 
 
 # --- fees ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from core.errors import ApiError
 from core.listing import TEXT_OPERATORS, ListSpec, apply_list, is_narrowed, paginate
 from core.permissions import perm, register_resource
 from core.renderers import prerendered
+from core.scoping import get_or_404, get_or_none, scoped
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Query, Router
@@ -140,7 +141,9 @@ def _fresh(order: SalesOrder, message: str) -> Any:
     description="Page size 50 (10 for `status=archive`). Without `status`, archived orders are left out.",
 )
 def list_orders(request: HttpRequest, params: Query[SalesOrderQuery]) -> Any:
-    qs = selectors.search_orders(selectors.filter_orders(SalesOrder.objects.all(), params), params.search)
+    # Through the request's row scope (core.scoping): a driver's own stops only.
+    orders = scoped(SalesOrder.objects.all())
+    qs = selectors.search_orders(selectors.filter_orders(orders, params), params.search)
     narrowed = params
     op = params.filter_operator
     if params.filter_field == "customer_name" and op in TEXT_OPERATORS and params.filter_value is not None:
@@ -353,9 +356,7 @@ def deliver(request: HttpRequest, id: int, payload: DeliverIn | None = None) -> 
     summary="Remove a line from a draft sales order",
 )
 def delete_line_item(request: HttpRequest, id: int) -> Any:
-    line = LineItem.objects.filter(pk=id).first()
-    if line is None:
-        raise ApiError(404, "Line item not found")
+    line = get_or_404(LineItem.objects.all(), id, "Line item not found")
     services.delete_line(line)
     return ok(None, "Line item deleted successfully")
 
@@ -375,7 +376,7 @@ def list_notes(request: HttpRequest, params: Query[NoteQuery]) -> Any:
     summary="Add a note to a sales order",
 )
 def add_note(request: HttpRequest, payload: NoteIn) -> Any:
-    order = SalesOrder.objects.filter(pk=payload.sales_order_id).first()
+    order = get_or_none(SalesOrder.objects.all(), payload.sales_order_id)
     if order is None:
         raise ApiError(422, f"sales_order_id: no sales order with id {payload.sales_order_id}.")
     note = services.add_note(order, payload.body, by=request.auth)  # type: ignore[attr-defined]
@@ -383,10 +384,7 @@ def add_note(request: HttpRequest, payload: NoteIn) -> Any:
 
 
 def _note(id: int) -> Note:
-    note = Note.objects.select_related("created_by").filter(pk=id).first()
-    if note is None:
-        raise ApiError(404, "Note not found")
-    return note
+    return get_or_404(Note.objects.select_related("created_by"), id, "Note not found")
 
 
 @note_router.put(
@@ -442,9 +440,7 @@ def reorder_stops(request: HttpRequest, payload: ReorderIn) -> Any:
     summary="Remove a fee from a draft sales order",
 )
 def delete_order_fee(request: HttpRequest, id: int) -> Any:
-    fee = OrderFee.objects.filter(pk=id).first()
-    if fee is None:
-        raise ApiError(404, "Fee not found")
+    fee = get_or_404(OrderFee.objects.all(), id, "Fee not found")
     services.delete_fee(fee)
     return ok(None, "Fee deleted successfully")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.scoping import scoped
 from django.db.models import Count
 
 from tenants.sales import selectors
@@ -14,7 +15,7 @@ BOARD_STATUSES = [s for s in MACHINE.statuses if s != SalesOrder.Status.ARCHIVE.
 
 
 def board_view(params: Any) -> dict[str, Any]:
-    qs = selectors.orders().filter(status__in=BOARD_STATUSES)
+    qs = scoped(selectors.orders()).filter(status__in=BOARD_STATUSES)
     if params.planned_date_start:
         qs = qs.filter(planned_date__gte=params.planned_date_start)
     if params.planned_date_end:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from core.models import Timestamped, WorkflowEvent
+from core.scoping import declare_owner
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -154,8 +155,14 @@ class OrderFee(Timestamped):
 
 
 class Note(Timestamped):
+    class Origin(models.TextChoices):
+        USER = "user", "Written by a user"
+        # Written by the server (a driver's action it refused): only the office may change it.
+        SYSTEM = "system", "Written by the system"
+
     sales_order = models.ForeignKey(SalesOrder, on_delete=models.CASCADE, related_name="notes")
     body = models.TextField()
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.USER)
     created_by = models.ForeignKey(
         "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
     )
@@ -178,3 +185,13 @@ class StatusEvent(WorkflowEvent):
     class Meta(WorkflowEvent.Meta):
         verbose_name = "sales order event"
         indexes = [models.Index(fields=["sales_order", "at"], name="so_event_order")]
+
+
+# How an order's rows belong to a user (core.scoping): its assigned driver's sign-in. A driver's
+# grants are own-scoped (`sales_order.view:own`), so every route that loads these rows through the
+# kit sees his stops only.
+declare_owner(SalesOrder, "driver__user", resource="sales_order")
+declare_owner(LineItem, "sales_order__driver__user", resource="sales_order")
+declare_owner(OrderFee, "sales_order__driver__user", resource="sales_order")
+declare_owner(Note, "sales_order__driver__user", resource="sales_order")
+declare_owner(StatusEvent, "sales_order__driver__user", resource="sales_order")

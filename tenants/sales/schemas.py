@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from core.listing import ListParams
 from core.workflow import WorkflowEventOut
@@ -235,6 +235,8 @@ class NoteOut(AttrOut):
     id: int
     sales_order_id: int
     body: str
+    # "system" for what the server wrote (a driver's refused action): only the office may change it.
+    origin: Literal["user", "system"] = "user"
     created_by: SalesUserRef | None
     created_at: dt.datetime
     updated_at: dt.datetime

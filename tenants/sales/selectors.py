@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from core import rows
+from core import rows, scoping
 from core.listing import AnyOf, search_q, sort_aliases
 from django.db.models import Prefetch, QuerySet
 
@@ -60,7 +60,8 @@ def order_detail() -> QuerySet[SalesOrder]:
 
 
 def get_order(order_id: int) -> SalesOrder | None:
-    return order_detail().filter(pk=order_id).first()
+    """One order with its details, through the request's row scope (core.scoping)."""
+    return scoping.get_or_none(order_detail(), order_id)
 
 
 def filter_orders(qs: QuerySet[SalesOrder], params: Any) -> QuerySet[SalesOrder]:
@@ -108,7 +109,7 @@ def by_customer_name(qs: QuerySet[SalesOrder], lookup: str, value: str) -> Query
 
 
 def notes(sales_order_id: int) -> QuerySet[Note]:
-    return Note.objects.select_related("created_by").filter(sales_order_id=sales_order_id)
+    return scoping.scoped(Note.objects.select_related("created_by").filter(sales_order_id=sales_order_id))
 
 
 # --- many orders as plain rows (lists, board, dispatch day) ----------------------------------------

@@ -343,11 +343,13 @@ def delete_fee(fee: OrderFee) -> SalesOrder:
     return order
 
 
-def add_note(order: SalesOrder, body: str, *, by: Any = None) -> Note:
+def add_note(order: SalesOrder, body: str, *, by: Any = None, origin: str = Note.Origin.USER) -> Note:
+    """A note on an order; `origin=system` for what the server writes (e.g. a driver's refused
+    action), which only users who may delete sales orders can change."""
     body = body.strip()
     if not body:
         raise ApiError(422, "body: a note cannot be empty.")
-    return Note.objects.create(sales_order=order, body=body, created_by=by or acting_user())
+    return Note.objects.create(sales_order=order, body=body, created_by=by or acting_user(), origin=origin)
 
 
 def update_note(note: Note, body: str, *, by: Any) -> Note:
@@ -366,7 +368,10 @@ def delete_note(note: Note, *, by: Any) -> None:
 
 
 def _own_note(note: Note, by: Any) -> None:
-    if note.created_by_id != getattr(by, "pk", None) and not (by and by.has_perm("sales_order.delete")):
+    office = bool(by and by.has_perm("sales_order.delete"))
+    if note.origin == Note.Origin.SYSTEM and not office:
+        raise ApiError(403, "This note was written by the system: only the office can change it.")
+    if note.created_by_id != getattr(by, "pk", None) and not office:
         raise ApiError(
             403, "Only the author of a note (or a user who may delete sales orders) can change it."
         )

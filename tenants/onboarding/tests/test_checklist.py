@@ -166,7 +166,10 @@ def test_drivers_and_strangers_are_refused(tenant_a: Any, anon: Api) -> None:
     driver = Api(token_for(tenant_a, role="Driver"))
     r = driver.get(URL)
     assert r.status_code == 403
-    assert r.json() == {"detail": "The onboarding checklist is for office users."}
+    assert r.json() == {"detail": "You do not have permission to view onboarding checklist."}
     assert anon.get(URL).status_code == 401
+    # A user whose role holds no permission at all (issue 23): the checklist needs onboarding.view.
+    nobody = Api(token_for(tenant_a, role=None))
+    assert nobody.get(URL).status_code == 403
     dispatcher = Api(token_for(tenant_a, role="Dispatcher"))
     assert dispatcher.get(URL).status_code == 200

@@ -84,5 +84,5 @@ export function useCan(code: string): boolean {
   const q = useCurrentUserPermissionsQuery(undefined);
   const data = q.data;
   if (!data) return true;
-  return data.grantsAll || data.permissions.includes(code);
+  return data.grantsAll || data.permissions.includes(code) || data.permissions.includes(`${code}:own`);
 }

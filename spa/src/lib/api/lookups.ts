@@ -161,7 +161,7 @@ export function usePermissions(resource: string): ResourcePermissions {
   const q = useCurrentUserPermissionsQuery(undefined, { skip: !resource });
   const data = q.data;
   if (!data) return { view: true, add: true, change: true, delete: true, known: false };
-  const has = (action: string) => data.grantsAll || data.permissions.includes(`${resource}.${action}`);
+  const has = (action: string) => data.grantsAll || data.permissions.includes(`${resource}.${action}`) || data.permissions.includes(`${resource}.${action}:own`);
   return { view: has('view'), add: has('add'), change: has('change'), delete: has('delete'), known: true };
 }
 

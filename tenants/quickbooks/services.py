@@ -343,7 +343,11 @@ def _suggest(name: str, items: list[dict[str, Any]]) -> dict[str, str] | None:
 
 
 def item_map() -> list[dict[str, Any]]:
-    items = qbo_items()
+    """Every product, fee and excise tax with its mapping. Before QuickBooks is connected (or while it
+    needs reconnecting) the rows are still listed, without QuickBooks' items or suggestions: the page
+    counts what is to map and says to connect, instead of failing."""
+    connected = get_connection().state == QboConnection.State.CONNECTED
+    items = qbo_items() if connected else []
     by_id = {i["id"]: i for i in items}
     rows = []
     for kind in (Kind.PRODUCT, Kind.FEE, Kind.TAX):

@@ -211,6 +211,23 @@ def test_item_map_suggests_maps_and_syncs_selected(
     assert r.status_code == 200 and r.json()["data"]["qbo_item_id"] is None
 
 
+def test_item_map_lists_every_product_before_quickbooks_is_connected(
+    api_a: Api, fake_qbo: FakeQbo, tenant_a: Any, in_tenant: Any
+) -> None:
+    issued_invoice(api_a, in_tenant, tenant_a)
+    with in_tenant(tenant_a):
+        from tenants.catalog.models import Product
+
+        products = set(Product.objects.values_list("name", flat=True))
+    assert products
+    r = api_a.get("/api/quickbook/item-map")
+    assert r.status_code == 200, r.content
+    rows = r.json()["data"]
+    assert {x["local_name"] for x in rows if x["kind"] == "product"} == products
+    assert all(x["qbo_item_id"] is None and x["suggestion"] is None for x in rows)
+    assert api_a.get("/api/quickbook/connection").json()["data"]["state"] == "disconnected"
+
+
 # --------------------------------------------------------------------------- invoices
 
 

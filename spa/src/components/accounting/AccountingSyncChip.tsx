@@ -1,5 +1,6 @@
 import Tooltip from '@mui/material/Tooltip';
 import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
 import { StatusChip, type StatusStyle } from '@/components/resource';
 
 /** Where a record stands with the accounting service (customers, products, invoices, item map rows). */
@@ -11,15 +12,25 @@ export const SYNC_STATES: Record<string, StatusStyle> = {
   conflict: { label: 'Conflict', color: 'error' },
 };
 
-/** The sync state as a chip; the last error, when there is one, on hover and for screen readers. */
-export function AccountingSyncChip({ state, error }: { state: string; error?: string }) {
+/** The sync state as a chip; the last error, when there is one, on hover and for screen readers, and
+ * with `showError` also as visible text beside the chip (a record's own page: the reason it failed). */
+export function AccountingSyncChip({ state, error, showError = false }: { state: string; error?: string; showError?: boolean }) {
   const chip = <StatusChip value={state || 'not_synced'} styles={SYNC_STATES} />;
   if (!error) return chip;
-  return (
+  const withTip = (
     <Tooltip title={error}>
       <Box component="span" aria-label={`${SYNC_STATES[state]?.label ?? state}: ${error}`} sx={{ display: 'inline-flex' }}>
         {chip}
       </Box>
     </Tooltip>
+  );
+  if (!showError) return withTip;
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, flexWrap: 'wrap', minWidth: 0 }}>
+      {withTip}
+      <Typography component="span" variant="body2" color="error" data-testid="sync-error" sx={{ overflowWrap: 'anywhere' }}>
+        {error}
+      </Typography>
+    </Box>
   );
 }

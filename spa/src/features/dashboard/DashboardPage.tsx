@@ -17,7 +17,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { useAppDispatch, useAppSelector } from '@/lib/session/hooks';
@@ -33,7 +33,7 @@ import {
   useProductSummaryQuery,
   type ProductSummary,
 } from './dashboardApi';
-import { daysSince, formatDay, formatMoney, formatQty, toChartData, type ChartData } from './summary';
+import { byUnit, chartWidth, daysSince, formatDay, formatMoney, formatQty, toChartData, type ChartData } from './summary';
 
 const PRESETS = [7, 14, 30, 90];
 // The phone keeps product, ordered, revenue and margin (delivered is in the chart above).
@@ -68,6 +68,28 @@ function useChartData(summary: ProductSummary | undefined): ChartData | null {
     if (processed.failed) toast.error(MSG_PROCESS);
   }, [processed.failed]);
   return processed.data;
+}
+
+/** A chart drawn at its box's measured width, and only once that width leaves room for its drawing area
+ * (`reserved`: axes and margins), so no bar or clip path is ever given a negative width. */
+function FitChart({ reserved, testId, children }: { reserved: number; testId?: string; children: (width: number) => ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [measured, setMeasured] = useState(0);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    setMeasured(el.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setMeasured(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const width = chartWidth(measured, reserved);
+  return (
+    <Box ref={box} data-testid={testId} sx={{ width: '100%', minWidth: 0 }}>
+      {width !== null && children(width)}
+    </Box>
+  );
 }
 
 function Tile({ label, value, detail, tone, testId }: { label: string; value: string; detail?: ReactNode; tone?: 'error' | 'success'; testId: string }) {
@@ -281,8 +303,10 @@ export default function DashboardPage() {
                 <Typography component="h2" variant="h6" sx={{ fontWeight: 700 }}>
                   Revenue per day
                 </Typography>
-                <Box data-testid="revenue-chart" sx={{ width: '100%', height: 300 }}>
+                <FitChart testId="revenue-chart" reserved={78}>
+                  {(width) => (
                   <BarChart
+                    width={width}
                     height={300}
                     xAxis={[{ scaleType: 'band', data: chart.days.map(formatDay) }]}
                     yAxis={[{ valueFormatter: (v: number | null) => (v === null ? '' : formatMoney(v)), width: 70 }]}
@@ -294,7 +318,8 @@ export default function DashboardPage() {
                     }))}
                     margin={{ left: 0, right: 8 }}
                   />
-                </Box>
+                  )}
+                </FitChart>
               </CardContent>
             </Card>
           </Grid>
@@ -304,19 +329,30 @@ export default function DashboardPage() {
                 <Typography component="h2" variant="h6" sx={{ fontWeight: 700 }}>
                   Ordered and delivered
                 </Typography>
-                <Box data-testid="quantity-chart" sx={{ width: '100%' }}>
-                  <BarChart
-                    height={Math.max(160, 56 * chart.products.length + 60)}
-                    layout="horizontal"
-                    yAxis={[{ scaleType: 'band', data: chart.products.map((p) => p.code || p.name), width: 80 }]}
-                    xAxis={[{ valueFormatter: (v: number | null) => (v === null ? '' : formatQty(v)) }]}
-                    series={[
-                      { label: 'Ordered', data: chart.products.map((p) => p.ordered) },
-                      { label: 'Delivered', data: chart.products.map((p) => p.delivered) },
-                    ]}
-                    margin={{ right: 16 }}
-                  />
-                </Box>
+                {/* One chart per unit: cases of DEF never share an axis with gallons of fuel. */}
+                {byUnit(chart.products).map((g) => (
+                  <Box key={g.unit} data-testid={`quantity-chart-${g.unit}`} sx={{ width: '100%', mt: 1 }}>
+                    <Typography variant="subtitle2" color="text.secondary" component="h3">
+                      In {g.label}
+                    </Typography>
+                    <FitChart reserved={72 + 16 + 16}>
+                    {(width) => (
+                    <BarChart
+                      width={width}
+                      height={Math.max(140, 48 * g.products.length + 70)}
+                      layout="horizontal"
+                      yAxis={[{ scaleType: 'band', data: g.products.map((p) => p.code || p.name), width: 72 }]}
+                      xAxis={[{ label: g.label, valueFormatter: (v: number | null) => (v === null ? '' : formatQty(v)) }]}
+                      series={[
+                        { label: 'Ordered', data: g.products.map((p) => p.ordered), valueFormatter: (v: number | null) => (v === null ? '' : `${formatQty(v)} ${g.label}`) },
+                        { label: 'Delivered', data: g.products.map((p) => p.delivered), valueFormatter: (v: number | null) => (v === null ? '' : `${formatQty(v)} ${g.label}`) },
+                      ]}
+                      margin={{ right: 16 }}
+                    />
+                    )}
+                    </FitChart>
+                  </Box>
+                ))}
               </CardContent>
             </Card>
           </Grid>

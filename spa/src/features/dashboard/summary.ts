@@ -92,3 +92,34 @@ export const formatMoney = (n: number) => money.format(n);
 export const formatQty = (n: number) => qty.format(n);
 export const formatDay = (iso: string) =>
   new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+const UNIT_PLURAL: Record<string, string> = { gallon: 'gallons', litre: 'litres', quart: 'quarts', each: 'units', case: 'cases', box: 'boxes', pail: 'pails', drum: 'drums' };
+
+export interface UnitGroup {
+  unit: string;
+  /** "gallons", "cases": what the chart's axis counts. */
+  label: string;
+  products: ChartProduct[];
+}
+
+/** The products grouped by the unit they are sold in, one quantity chart each: DEF in cases never
+ * shares an axis with gallons (its bar would be invisible). The unit with the most ordered first. */
+export function byUnit(products: ChartProduct[]): UnitGroup[] {
+  const groups = new Map<string, ChartProduct[]>();
+  for (const p of products) {
+    const unit = p.soldAs || 'each';
+    groups.set(unit, [...(groups.get(unit) ?? []), p]);
+  }
+  const total = (ps: ChartProduct[]) => ps.reduce((t, p) => t + p.ordered, 0);
+  return [...groups.entries()]
+    .map(([unit, ps]) => ({ unit, label: UNIT_PLURAL[unit] ?? unit, products: ps }))
+    .sort((a, b) => total(b.products) - total(a.products));
+}
+
+/** The width to draw a chart at, or null while its box is too narrow (or not measured yet): the charts'
+ * drawing area is the width less the axes and margins (`reserved`), and a negative one is a `<rect>`
+ * with a negative width (a console error). */
+export function chartWidth(measured: number, reserved: number, minDrawing = 40): number | null {
+  if (!Number.isFinite(measured) || measured - reserved < minDrawing) return null;
+  return Math.floor(measured);
+}

@@ -165,7 +165,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
             {inv.is_overdue && <Chip size="small" color="error" label={`Overdue ${inv.days_overdue} days`} />}
             {inv.sync_state && inv.sync_state !== 'not_synced' && (
               <span data-testid="invoice-sync">
-                QuickBooks <AccountingSyncChip state={inv.sync_state} error={inv.last_sync_error} />
+                QuickBooks <AccountingSyncChip state={inv.sync_state} error={inv.last_sync_error} showError />
               </span>
             )}
             <span>

@@ -37,6 +37,7 @@ import {
   useRecordPaymentMutation,
   type Invoice,
 } from './invoicesApi';
+import { followedApply } from './paymentApply';
 
 const cents = (v: string | number) => Math.round(Number(v || 0) * 100);
 
@@ -51,6 +52,12 @@ export function PaymentDialog({ customerId: fixedCustomer, invoice, onClose }: {
   const [reference, setReference] = useState('');
   const [mode, setMode] = useState<'auto' | 'choose'>(invoice ? 'choose' : 'auto');
   const [split, setSplit] = useState<Record<number, string>>(invoice ? { [invoice.id]: String(Number(invoice.balance)) } : {});
+  // The invoice's Apply follows the amount received until the user edits an Apply amount.
+  const [applyEdited, setApplyEdited] = useState(false);
+  const changeAmount = (value: string) => {
+    setAmount(value);
+    if (invoice && !applyEdited) setSplit((s) => ({ ...s, [invoice.id]: followedApply(value, invoice.balance) }));
+  };
   const open = useOpenInvoicesQuery(customerId ?? 0, { skip: !customerId });
   const [record, state] = useRecordPaymentMutation();
   const [error, setError] = useState<string | null>(null);
@@ -96,7 +103,7 @@ export function PaymentDialog({ customerId: fixedCustomer, invoice, onClose }: {
             <ToolbarCombobox label="Customer" allLabel="Choose a customer" value={customerId} options={customers.options} loading={customers.loading} onChange={(v) => { setCustomerId(v as number | null); setSplit({}); }} />
           )}
           <TextField type="date" label="Payment date" value={date} onChange={(e) => setDate(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} size="small" />
-          <TextField type="number" label="Amount received" value={amount} onChange={(e) => setAmount(e.target.value)} slotProps={{ htmlInput: { min: 0, step: '0.01', 'aria-label': 'Amount received' } }} size="small" />
+          <TextField type="number" label="Amount received" value={amount} onChange={(e) => changeAmount(e.target.value)} slotProps={{ htmlInput: { min: 0, step: '0.01', 'aria-label': 'Amount received' } }} size="small" />
           <TextField select label="Payment method" value={methodId} onChange={(e) => setMethodId(e.target.value === '' ? '' : Number(e.target.value))} size="small">
             <MenuItem value="">
               <em>None</em>
@@ -137,7 +144,10 @@ export function PaymentDialog({ customerId: fixedCustomer, invoice, onClose }: {
                             size="small"
                             type="number"
                             value={split[i.id] ?? ''}
-                            onChange={(e) => setSplit((s) => ({ ...s, [i.id]: e.target.value }))}
+                            onChange={(e) => {
+                              setApplyEdited(true);
+                              setSplit((s) => ({ ...s, [i.id]: e.target.value }));
+                            }}
                             slotProps={{ htmlInput: { min: 0, step: '0.01', 'aria-label': `Apply to ${i.invoice_no}` } }}
                           />
                         </TableCell>

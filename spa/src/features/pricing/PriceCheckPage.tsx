@@ -28,6 +28,8 @@ const tomorrow = () => {
   d.setDate(d.getDate() + 1);
   return d.toLocaleDateString('en-CA');
 };
+/** Says what the default is: prices are checked for tomorrow's deliveries unless another date is picked. */
+const dateHelp = (date: string) => (date === tomorrow() ? 'Tomorrow: the default, the next delivery day' : 'Defaults to tomorrow');
 
 function Pick({ label, options, value, onChange, loading, disabled, testId }: {
   label: string; options: LookupOption[]; value: number | null; onChange: (v: number | null) => void; loading?: boolean; disabled?: boolean; testId: string;
@@ -83,7 +85,14 @@ export default function PriceCheckPage() {
         <Pick label="Ship-to" testId="pc-ship-to" options={shipTos.options} loading={shipTos.loading} value={shipToId} onChange={setShipToId} disabled={!customerId} />
         <Pick label="Product" testId="pc-product" options={products.options} loading={products.loading} value={productId} onChange={setProductId} />
         <TextField label="Quantity" value={quantity} onChange={(e) => setQuantity(e.target.value)} slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'pc-quantity' } }} error={quantity.trim() !== '' && !(qty > 0)} helperText={quantity.trim() !== '' && !(qty > 0) ? 'More than 0' : 'Gallons or units'} />
-        <TextField label="Pricing date" type="date" value={date} onChange={(e) => setDate(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'pc-date' } }} />
+        <TextField
+          label="Pricing date"
+          type="date"
+          value={date}
+          onChange={(e) => setDate(e.target.value)}
+          helperText={dateHelp(date)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'pc-date' } }}
+        />
         <Autocomplete<Option, true>
           multiple
           options={feeOptions}

@@ -110,6 +110,13 @@ function ItemCell(props: { row: ItemMapRow; items: QboItem[]; onPick: (row: Item
   );
 }
 
+/** "31 products, 2 fees, 1 tax": what there is to map, by kind. */
+export function countByKind(rows: Pick<ItemMapRow, 'kind'>[]): string {
+  const n = (k: Kind) => rows.filter((r) => r.kind === k).length;
+  const word = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return [word(n('product'), 'product', 'products'), word(n('fee'), 'fee', 'fees'), word(n('tax'), 'tax', 'taxes')].join(', ');
+}
+
 /** /quickbook-online/map-items: each product, fee and tax to a QuickBooks item; bulk sync. */
 export default function MapItemsPage() {
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
@@ -130,6 +137,7 @@ export default function MapItemsPage() {
   }, [map.data, kind, search]);
   const mapped = (map.data ?? []).filter((r) => r.qbo_item_id).length;
   const total = map.data?.length ?? 0;
+  const counts = countByKind(map.data ?? []);
   const allShown = rows.length > 0 && rows.every((r) => selected.includes(keyOf(r)));
 
   const pick = useCallback(
@@ -168,8 +176,10 @@ export default function MapItemsPage() {
       <PageHeader title="Map Items" subtitle={`Match each product, fee and tax to the ${SERVICE} item its invoice lines post to.`} />
       <QuickbooksTabs />
       {conn.data && !connected && (
-        <Alert severity="warning" sx={{ mb: 2 }} action={<Button component={RouterLink} to="/quickbook-online" color="inherit">Connect</Button>}>
-          {conn.data.state === 'reconnect' ? `Reconnect ${SERVICE} to choose its items.` : `Connect ${SERVICE} to choose its items.`}
+        <Alert severity="warning" sx={{ mb: 2 }} action={<Button component={RouterLink} to="/quickbook-online" color="inherit">{conn.data.state === 'reconnect' ? 'Reconnect' : 'Connect'}</Button>}>
+          {conn.data.state === 'reconnect'
+            ? `${SERVICE} needs reconnecting: reconnect it to choose its items.`
+            : `${SERVICE} is not connected. Connect it to choose the item each product, fee and tax posts to.`}
         </Alert>
       )}
       {items.error && <Alert severity="error" sx={{ mb: 2 }}>{errorText(items.error, `Failed to fetch the ${SERVICE} items`)}</Alert>}
@@ -178,6 +188,11 @@ export default function MapItemsPage() {
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', p: { xs: 2, sm: 2.5 }, pb: 1.5 }}>
           <Typography variant="body2" sx={{ fontWeight: 600, mr: 'auto' }} data-testid="map-progress">
             {mapped} of {total} mapped
+            {total > 0 && (
+              <Typography component="span" variant="body2" color="text.secondary" data-testid="map-counts">
+                {' '}· {counts}
+              </Typography>
+            )}
           </Typography>
           <ToggleButtonGroup size="small" exclusive value={kind} onChange={(_, v: Kind | 'all' | null) => v && setKind(v)} aria-label="Show">
             <ToggleButton value="all">All</ToggleButton>

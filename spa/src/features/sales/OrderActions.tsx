@@ -115,7 +115,9 @@ export function OrderActions({ order }: { order: Order }) {
   );
 }
 
-function CreditDialog({ order, refusal, onClose }: { order: Order; refusal: { canOverride: boolean; message: string }; onClose: () => void }) {
+/** The refused verification's reasons, and (for a user allowed to) the override with its reason. The order
+ * page and the order board both open it when a move to Verified answers the credit refusal. */
+export function CreditDialog({ order, refusal, onClose }: { order: Pick<OrderRow, 'id' | 'number'>; refusal: { canOverride: boolean; message: string }; onClose: () => void }) {
   const [setStatus, state] = useSetStatusMutation();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);

@@ -14,8 +14,8 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { SALES_ORDER_FULLSCREEN_EVENT } from '@/components/shell/layout';
-import { AssignDialog } from './OrderActions';
-import { errorText, money, statusLabel, useBoardQuery, useDeliverMutation, useSetStatusMutation, useStartDeliveryMutation, type OrderRow } from './salesApi';
+import { AssignDialog, CreditDialog } from './OrderActions';
+import { creditRefusal, errorText, money, statusLabel, useBoardQuery, useDeliverMutation, useSetStatusMutation, useStartDeliveryMutation, type OrderRow } from './salesApi';
 
 // The status call's value for each move the board performs directly.
 const STATUS_CALL: Record<string, string> = { verify: 'verified', unassign: 'verified', reopen: 'draft', complete: 'completed', archive: 'archive', cancel: 'cancelled' };
@@ -36,13 +36,13 @@ function Card({ order, onOpen }: { order: OrderRow; onOpen: () => void }) {
       onDoubleClick={onOpen}
       sx={{ p: 1.25, mb: 1, cursor: 'grab', opacity: isDragging ? 0.6 : 1, transform: transform ? `translate(${transform.x}px, ${transform.y}px)` : undefined, zIndex: isDragging ? 10 : 'auto', position: 'relative', touchAction: 'none' }}
     >
-      <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
+      <Box sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', columnGap: 1 }}>
         <Typography variant="subtitle2">{order.number}</Typography>
         <Typography variant="caption">{order.planned_date}</Typography>
       </Box>
       <Typography variant="body2" noWrap>{order.customer.name}</Typography>
-      <Box sx={{ display: 'flex', justifyContent: 'space-between', mt: 0.5 }}>
-        <Typography variant="caption" color="text.secondary" noWrap>
+      <Box sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', columnGap: 1, mt: 0.5 }}>
+        <Typography variant="caption" color="text.secondary" noWrap sx={{ minWidth: 0 }}>
           {[order.driver?.name, order.truck?.asset_number].filter(Boolean).join(' · ') || order.ship_to?.name || ''}
         </Typography>
         <Typography variant="caption">{money(order.total)}</Typography>
@@ -64,8 +64,9 @@ function Column({ status, label, total, cards, active, legal, onOpen }: { status
       variant="outlined"
       sx={{
         p: 1,
-        minWidth: { xs: 240, md: 220 },
-        flex: '1 0 220px',
+        // Desktop: the columns share the width (every one visible at 1440 px); narrower, they scroll (below).
+        minWidth: { xs: 220, md: 140 },
+        flex: { xs: '0 0 220px', md: '1 1 0' },
         bgcolor: isOver ? (legal ? 'success.50' : 'error.50') : 'grey.50',
         borderColor: highlight ? (legal ? 'success.main' : 'error.light') : 'divider',
         borderStyle: highlight && legal ? 'dashed' : 'solid',
@@ -93,6 +94,7 @@ export default function SalesOrderBoardPage() {
   const [full, setFull] = useState(false);
   const [active, setActive] = useState<OrderRow | null>(null);
   const [assigning, setAssigning] = useState<OrderRow | null>(null);
+  const [credit, setCredit] = useState<{ order: OrderRow; refusal: { canOverride: boolean; message: string } } | null>(null);
   const q = useBoardQuery({ planned_date_start: start || undefined, planned_date_end: end || undefined, search: search || undefined });
   const [setStatus] = useSetStatusMutation();
   const [startDelivery] = useStartDeliveryMutation();
@@ -123,7 +125,10 @@ export default function SalesOrderBoardPage() {
       else if (move.action === 'deliver') await deliver({ id: order.id, lines: [] }).unwrap();
       toast.success(`${order.number}: ${statusLabel(order.status)} → ${statusLabel(move.to)}`);
     } catch (err) {
-      toast.error(errorText(err));
+      // A verification refused on credit: the same dialog as the order page (reasons, override with a reason).
+      const refusal = creditRefusal(err);
+      if (refusal) setCredit({ order, refusal });
+      else toast.error(errorText(err));
     }
   };
 
@@ -149,7 +154,26 @@ export default function SalesOrderBoardPage() {
         </Box>
         {q.error && <Alert severity="error" action={<Button onClick={() => q.refetch()}>Retry</Button>}>{errorText(q.error)}</Alert>}
         <DndContext sensors={sensors} onDragStart={(e) => setActive((e.active.data.current as { order: OrderRow }).order)} onDragCancel={() => setActive(null)} onDragEnd={onDragEnd}>
-          <Box sx={{ display: 'flex', gap: 1.5, overflowX: 'auto', pb: 2, alignItems: 'flex-start', minHeight: 400 }}>
+          <Box
+            data-testid="board-columns"
+            tabIndex={0}
+            aria-label="Order board columns"
+            sx={{
+              display: 'flex',
+              gap: 1,
+              overflowX: 'auto',
+              pb: 1,
+              mb: 1,
+              alignItems: 'flex-start',
+              minHeight: 400,
+              // A scroll bar that stays visible when the columns do not fit (phones, narrow windows).
+              scrollbarWidth: 'auto',
+              scrollbarColor: (t) => `${t.palette.grey[500]} ${t.palette.grey[200]}`,
+              '&::-webkit-scrollbar': { height: 10 },
+              '&::-webkit-scrollbar-thumb': { bgcolor: 'grey.500', borderRadius: 5 },
+              '&::-webkit-scrollbar-track': { bgcolor: 'grey.200' },
+            }}
+          >
             {(q.data?.columns ?? []).map((c) => (
               <Column key={c.status} status={c.status} label={c.label} total={c.total} cards={c.cards} active={active} legal={legalFor(c.status)} onOpen={(o) => navigate(`/sales-order/${o.id}`)} />
             ))}
@@ -157,6 +181,7 @@ export default function SalesOrderBoardPage() {
         </DndContext>
       </PageBody>
       {assigning && <AssignDialog order={assigning} onClose={() => setAssigning(null)} />}
+      {credit && <CreditDialog order={credit.order} refusal={credit.refusal} onClose={() => setCredit(null)} />}
     </Box>
   );
 }

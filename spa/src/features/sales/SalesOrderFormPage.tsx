@@ -235,8 +235,9 @@ export default function SalesOrderFormPage() {
             {form.lines.map((l, i) => {
               const saved = order?.line_items.find((x) => x.id === l.id);
               return (
-                <Box key={l.key} data-testid="order-line" sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr 1fr', md: '2.2fr 0.9fr 1.3fr 0.9fr 1.2fr auto' }, alignItems: 'center', py: 1, borderTop: i ? 1 : 0, borderColor: 'divider' }}>
-                  <Box sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+                <Box key={l.key} data-testid="order-line" sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: 'minmax(0, 1fr) minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1.3fr) minmax(0, 1.1fr) minmax(150px, 1.2fr) auto' }, alignItems: 'center', py: 1, borderTop: i ? 1 : 0, borderColor: 'divider' }}>
+                  {/* The product has a row of its own: its whole name is readable at every width (issue 23). */}
+                  <Box sx={{ gridColumn: '1 / -1' }}>
                     <Combo label={`Product ${i + 1}`} value={l.product_id} options={products.options} loading={products.loading} disabled={!editable} onChange={(v) => setLine(l.key, { product_id: v })} />
                   </Box>
                   <TextField size="small" label="Quantity" type="number" value={l.quantity} disabled={!editable} onChange={(e) => setLine(l.key, { quantity: e.target.value })} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />

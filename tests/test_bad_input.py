@@ -169,3 +169,134 @@ def test_searched_lists_count_with_the_page(api_a, tenant_a, in_tenant, django_a
     assert beyond["total"] == 30 and beyond["items"] == []
     none = api_a.get("/api/state/states", {"search": "zulu"}).json()["data"]
     assert none["total"] == 0 and none["items"] == []
+
+
+# --- refused once by the kit, for every route (core/parser.py, core/dates.py) ----------------------
+
+
+def _list_text_parameters() -> list[tuple[str, str]]:
+    """Every free-text query parameter of every GET operation without path parameters, from the
+    OpenAPI document (as tests/fuzz reads it): (path, parameter)."""
+    from fueldesk.api import api
+
+    doc = api.get_openapi_schema(path_prefix="/api")
+    found = []
+    for path, methods in doc["paths"].items():
+        op = methods.get("get")
+        if not op or "{" in path:
+            continue
+        for p in op.get("parameters", []):
+            options = p.get("schema", {}).get("anyOf", [p.get("schema", {})])
+            if p["in"] == "query" and any(
+                o.get("type") == "string" and not o.get("format") and "enum" not in o for o in options
+            ):
+                found.append((path, p["name"]))
+    return found
+
+
+def test_a_nul_in_any_text_query_parameter_is_a_422_naming_it(api_a):
+    pairs = _list_text_parameters()
+    assert len(pairs) > 40 and ("/api/customer/customers", "search") in pairs
+    failures = []
+    for path, name in pairs:
+        res = api_a.get(path, {name: "a\x00b"})
+        body = res.json()
+        if res.status_code != 422 or name not in body.get("detail", "") or "NUL" not in body["detail"]:
+            failures.append((path, name, res.status_code, body.get("detail")))
+    assert not failures, failures
+    # A filter value too, and a parameter no route declares (the kit cannot tell it apart).
+    res = api_a.get(
+        "/api/state/states", {"filter_field": "name", "filter_operator": "contains", "filter_value": "\x00"}
+    )
+    assert res.status_code == 422 and res.json()["errors"][0]["loc"] == ["query", "filter_value"]
+
+
+def test_a_nul_in_a_json_body_string_is_a_422_naming_the_field_and_writes_nothing(api_a):
+    res = api_a.post("/api/state/states", {"name": "Tex\x00as", "code": "TX"})
+    assert res.status_code == 422, res.content
+    assert res.json()["detail"] == "Invalid input: name must not contain a NUL character (\\u0000)."
+    assert res.json()["errors"][0]["loc"] == ["body", "name"]
+    assert api_a.get("/api/state/states").json()["data"]["total"] == 0
+    # Nested: a list of objects in a body, and an object's key.
+    res = api_a.post("/api/role", {"name": "Auditor", "permissions": ["user.view", "x\x00"]})
+    assert res.status_code == 422 and res.json()["errors"][0]["loc"] == ["body", "permissions", 1]
+    res = api_a.post("/api/role", {"name": "Auditor", "\x00": 1})
+    assert res.status_code == 422
+    # The escaped text `\\u0000` (a backslash, then u0000) is ordinary text.
+    res = api_a.post("/api/state/states", {"name": "Back\\u0000slash", "code": "BS"})
+    assert res.status_code == 201, res.content
+
+
+def test_a_nul_in_a_form_field_of_an_upload_is_a_422(api_a):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    png = SimpleUploadedFile("logo.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, content_type="image/png")
+    res = api_a.client.post(
+        "/api/storage/upload-file",
+        {"file": png, "purpose": "logo\x00"},
+        HTTP_AUTHORIZATION=f"Bearer {api_a.token}",
+    )
+    assert res.status_code == 422 and res.json()["errors"][0]["loc"] == ["form", "purpose"], res.content
+
+
+@pytest.mark.parametrize("value", ["9999-12-31", "0001-01-01"])
+def test_extreme_dates_of_a_range_are_a_422_or_a_page_never_a_500(api_a, value):
+    for path in ("/api/job-log", "/api/job-log/export"):
+        res = api_a.get(path, {"date_from": "0001-01-01", "date_to": value})
+        if value == "9999-12-31":  # the day after it, the range's exclusive end, does not exist
+            assert res.status_code == 422, res.content
+            assert (
+                res.json()["detail"]
+                == "Invalid input: date_to 9999-12-31 is outside the range of dates this can use."
+            )
+        else:
+            assert res.status_code == 200, res.content
+
+
+@pytest.mark.parametrize(
+    "value", ["9999-12-31T23:59:59-12:00", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59"]
+)
+def test_extreme_datetimes_in_a_kit_filter_are_a_422_or_a_page(api_a, value):
+    res = api_a.get(
+        "/api/job-log", {"filter_field": "created", "filter_operator": "lessThan", "filter_value": value}
+    )
+    assert res.status_code in (200, 422), res.content
+    if res.status_code == 422:
+        assert "not a valid value for created" in res.json()["detail"]
+
+
+def test_an_update_cannot_set_a_required_field_to_null(api_a):
+    fee = api_a.post(
+        "/api/fee", {"name": "Env", "fee_type": "percentage", "amount_type": "percentage", "rate": "2"}
+    )
+    assert fee.status_code == 201, fee.content
+    fid = fee.json()["data"]["id"]
+    res = api_a.put(f"/api/fee/{fid}", {"rate": None})
+    assert res.status_code == 422, res.content
+    assert "rate" in res.json()["detail"]
+    assert api_a.get(f"/api/fee/{fid}").json()["data"]["rate"] == "2.0000"
+    # Left out, it stays; a nullable field may still be cleared.
+    res = api_a.put(f"/api/fee/{fid}", {"name": "Environmental", "customer_id": None})
+    assert res.status_code == 200 and res.json()["data"]["rate"] == "2.0000"
+
+
+def test_a_json_body_sent_as_text_plain_is_a_415_and_writes_nothing(api_a):
+    import json
+
+    res = api_a.client.post(
+        "/api/state/states",
+        json.dumps({"name": "Texas", "code": "TX"}),
+        content_type="text/plain",
+        HTTP_AUTHORIZATION=f"Bearer {api_a.token}",
+    )
+    assert res.status_code == 415, res.content
+    assert res.json()["detail"] == "Send the body as JSON, with the header Content-Type: application/json."
+    assert api_a.get("/api/state/states").json()["data"]["total"] == 0
+    # application/json with a charset, and the login route, still work.
+    res = api_a.client.post(
+        "/api/state/states",
+        json.dumps({"name": "Texas", "code": "TX"}),
+        content_type="application/json; charset=utf-8",
+        HTTP_AUTHORIZATION=f"Bearer {api_a.token}",
+    )
+    assert res.status_code == 201, res.content

@@ -107,6 +107,10 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        # django-ninja answers 400 for anything its body parser raises: the kit's parser raises the
+        # real answer (a 415 for a body that is not JSON, a 422 for a NUL), core/parser.py.
+        if isinstance(exc.__cause__, ApiError):
+            return api_error(request, exc.__cause__)
         return respond(request, exc.status_code, str(exc))
 
     @api.exception_handler(ValidationError)

@@ -58,12 +58,19 @@ def _parse_bool(raw: str) -> bool:
     raise ValueError(raw)
 
 
+def _parse_datetime(raw: str) -> dt.datetime:
+    value = dt.datetime.fromisoformat(raw)
+    # As the database will compare it: in UTC. The first and last hours of the calendar may have no
+    # UTC instant (OverflowError, a 422 like any other bad value).
+    return value.astimezone(dt.UTC) if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
 CASTERS: dict[str, Caster] = {
     "str": str,
     "int": int,
     "decimal": decimal.Decimal,
     "date": dt.date.fromisoformat,
-    "datetime": dt.datetime.fromisoformat,
+    "datetime": _parse_datetime,
     "bool": _parse_bool,
 }
 # The operators each filter type takes (documented in every list's `filter_field` parameter).
@@ -354,7 +361,7 @@ def _filter_q(params: ListParams, spec: ListSpec) -> Q:
     def value(raw: str) -> Any:
         try:
             return cast(raw.strip())
-        except (ValueError, ArithmeticError) as exc:
+        except (ValueError, ArithmeticError) as exc:  # OverflowError is an ArithmeticError
             raise ApiError(422, f"'{raw}' is not a valid value for {params.filter_field}.") from exc
 
     raw = params.filter_value

@@ -11,7 +11,8 @@ answer follows from what it takes and how it is protected:
   parameters naming a row (`…id`), and writes that name rows in their body;
 - 405: operations with path parameters (a malformed id can match a sibling route of other methods);
 - 409: every write of a signed-in user (unique values, rows in use, workflow moves);
-- 415: uploads (a file of a type the purpose does not allow);
+- 415: uploads (a file of a type the purpose does not allow) and JSON bodies (sent with another
+  Content-Type, e.g. `text/plain`: core/parser.py);
 - 429: the rate-limited public calls.
 
 An operation declares anything else itself (`openapi_extra={"responses": {...}}`); what it declares
@@ -53,7 +54,7 @@ DESCRIPTIONS = {
     "405": "The path matches a route that does not take this method (e.g. an id that is not a number)",
     "409": "Conflicts with the current state (a unique value taken, a row in use, a move not allowed now)",
     "413": "The request body is too large",
-    "415": "The file's type is not allowed here",
+    "415": "The file's type is not allowed here, or a JSON body was sent with another Content-Type",
     "422": "Invalid input",
     "429": "Too many attempts: try again later",
     "502": "A service this call depends on (e.g. Google) could not be reached",
@@ -115,7 +116,7 @@ def error_codes(method: str, operation: dict[str, Any]) -> set[str]:
         codes.add("405")
     if authed and method in WRITES:
         codes.add("409")
-    if "multipart/form-data" in content:
+    if "multipart/form-data" in content or "application/json" in content:
         codes.add("415")
     if operation.get("operationId") in RATE_LIMITED:
         codes.add("429")

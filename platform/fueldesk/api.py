@@ -6,6 +6,7 @@ from typing import Any
 
 from core.errors import install_error_handlers
 from core.openapi import declare_error_responses
+from core.parser import KitParser
 from core.renderers import ORJSONRenderer
 from ninja import NinjaAPI
 
@@ -56,6 +57,7 @@ api = FuelDeskAPI(
     description="Back office for fuel and goods distributors. Every tenant endpoint takes a bearer token.",
     urls_namespace="api",
     renderer=ORJSONRenderer(),
+    parser=KitParser(),
 )
 install_error_handlers(api)
 

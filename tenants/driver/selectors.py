@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote_plus
 
+from core.dates import day_span
 from core.errors import ApiError
 from core.scoping import scoped
 from django.db.models import Prefetch, Q
@@ -207,8 +208,7 @@ def daily_summary(driver: Driver, *, day: dt.date) -> dict[str, Any]:
     """The driver's day: stops planned for it or delivered on it, what was delivered per product and
     per truck (gallons: products sold by the gallon), and the stops still open."""
     tz = timezone.get_current_timezone()
-    start = dt.datetime.combine(day, dt.time.min, tzinfo=tz)
-    end = start + dt.timedelta(days=1)
+    start, end = day_span(day, field="date", tz=tz)
     orders = list(
         SalesOrder.objects.filter(driver=driver)
         .filter(

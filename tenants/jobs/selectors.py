@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from core.dates import day_start, until_end_of
 from core.errors import ApiError
 from core.jobs import KINDS
 from django.db.models import Q, QuerySet
@@ -17,10 +18,6 @@ def job_logs() -> QuerySet[JobLog]:
     return JobLog.objects.all()
 
 
-def _day_start(day: dt.date) -> dt.datetime:
-    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
-
-
 def filter_job_logs(qs: QuerySet[JobLog], params: Any) -> QuerySet[JobLog]:
     if params.kind:
         qs = qs.filter(kind=params.kind)
@@ -29,9 +26,9 @@ def filter_job_logs(qs: QuerySet[JobLog], params: Any) -> QuerySet[JobLog]:
     if params.date_from and params.date_to and params.date_from > params.date_to:
         raise ApiError(422, "date_from must not be after date_to.")
     if params.date_from:
-        qs = qs.filter(created__gte=_day_start(params.date_from))
+        qs = qs.filter(created__gte=day_start(params.date_from))
     if params.date_to:
-        qs = qs.filter(created__lt=_day_start(params.date_to + dt.timedelta(days=1)))
+        qs = qs.filter(created__lt=until_end_of(params.date_to, field="date_to"))
     if params.document_type:
         qs = qs.filter(document_type=params.document_type)
     if params.document_id:

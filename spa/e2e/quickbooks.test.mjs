@@ -42,6 +42,16 @@ describe('FuelDesk QuickBooks Online', { concurrency: false }, () => {
     await page.goto('/quickbook-online');
     await page.getByTestId('qbo-state').filter({ hasText: /^Not connected$/ }).waitFor({ timeout: 20_000 });
     await shot(page, 'quickbooks-disconnected-desktop');
+    // Map Items before connecting: says it is not connected, links to connect, counts the products (issue 23).
+    const products = (await api('/product/products/all')).body.data.length;
+    await page.goto('/quickbook-online/map-items');
+    await page.getByText('QuickBooks Online is not connected.', { exact: false }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByRole('link', { name: 'Connect' }).getAttribute('href'), '/quickbook-online');
+    await page.getByTestId('map-counts').filter({ hasText: `${products} product` }).waitFor();
+    assert.equal(await page.getByText(/needs reconnecting/).count(), 0);
+    await shot(page, 'quickbooks-map-items-disconnected-desktop');
+    await page.goto('/quickbook-online');
+    await page.getByTestId('qbo-state').filter({ hasText: /^Not connected$/ }).waitFor({ timeout: 20_000 });
     // Connect: the browser goes to the (fake) Intuit authorize endpoint, which sends it back to /quickbook/login.
     const callback = page.waitForResponse((r) => r.url().includes('/api/quickbook/callback') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Connect to QuickBooks Online' }).click();
@@ -84,6 +94,20 @@ describe('FuelDesk QuickBooks Online', { concurrency: false }, () => {
     expectOk(made, 'create invoice');
     const invoiceId = made.body.data.id ?? made.body.data.invoice_id;
     expectOk(await api(`/invoice/${invoiceId}/issue`, { method: 'POST' }), 'issue');
+    // First with its product unmapped: the push fails, and the invoice says why where its chip is (issue 23).
+    const productId = order.line_items[0].product_id ?? order.line_items[0].product.id;
+    const kept = (await api('/quickbook/item-map')).body.data.find((r) => r.kind === 'product' && r.local_id === productId);
+    expectOk(await api('/quickbook/item-map', { method: 'PUT', body: JSON.stringify({ kind: 'product', local_id: productId, qbo_item_id: null }) }), 'unmap');
+    await page.goto(`/invoice/${invoiceId}`);
+    const refused = page.waitForResponse((r) => r.url().includes(`/api/quickbook/invoice/${invoiceId}/push`));
+    await page.getByRole('button', { name: 'Post to QuickBooks' }).click({ timeout: 20_000 });
+    assert.equal((await refused).status(), 409);
+    const chip = page.getByTestId('invoice-sync');
+    await chip.filter({ hasText: 'Failed' }).waitFor({ timeout: 20_000 });
+    const reason = await chip.getByTestId('sync-error').innerText();
+    assert.match(reason, /map|item/i, `the reason is shown beside the chip: ${reason}`);
+    await shot(page, 'quickbooks-invoice-failed-desktop');
+    expectOk(await api('/quickbook/item-map', { method: 'PUT', body: JSON.stringify({ kind: 'product', local_id: productId, qbo_item_id: kept.qbo_item_id }) }), 'map again');
 
     await page.goto(`/invoice/${invoiceId}`);
     const push = page.waitForResponse((r) => r.url().includes(`/api/quickbook/invoice/${invoiceId}/push`));

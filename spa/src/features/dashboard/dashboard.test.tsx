@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
 import DashboardPage from './DashboardPage';
 import { MSG_FETCH, MSG_PROCESS, useProductSummaryQuery, type ProductSummary } from './dashboardApi';
-import { daysSince, toChartData } from './summary';
+import { byUnit, chartWidth, daysSince, toChartData } from './summary';
 
 const toastError = vi.hoisted(() => vi.fn());
 vi.mock('react-toastify', () => ({ toast: { error: toastError, success: vi.fn() } }));
@@ -93,6 +93,40 @@ describe('summary processing', () => {
     expect(daysSince('2026-11-18', '2026-11-24')).toBe(7);
     expect(daysSince('2026-11-24', '2026-11-24')).toBe(1);
     expect(daysSince('2026-02-27', '2026-03-01')).toBe(3);
+  });
+});
+
+describe('quantities by unit', () => {
+  const withDef = () => {
+    const s = summary();
+    s.products.push({
+      product_id: 3, name: 'DEF, case of 2 x 2.5 gal jugs', code: 'DEF-2X25', sold_as: 'case',
+      quantity_ordered: '4.000', quantity_delivered: '0.000', revenue: '96.00', cost: '0.00', margin: '0.00',
+      uncosted_revenue: '96.00', lines: 1,
+      daily: [day('2026-11-22'), day('2026-11-23'), day('2026-11-24', '96.00', '4.000')],
+    });
+    return s;
+  };
+
+  it('never puts cases on the axis of gallons', () => {
+    const groups = byUnit(toChartData(withDef()).products);
+    expect(groups.map((g) => [g.label, g.products.map((p) => p.code)])).toEqual([
+      ['gallons', ['ULSD', 'UNL']],
+      ['cases', ['DEF-2X25']],
+    ]);
+  });
+
+  it('draws a chart only once its box leaves room for the drawing area', () => {
+    expect(chartWidth(0, 104)).toBeNull(); // not measured yet
+    expect(chartWidth(120, 104)).toBeNull(); // the axes alone fill it: the drawing area would be negative
+    expect(chartWidth(480.6, 104)).toBe(480);
+  });
+
+  it('gives each unit its own chart on the page', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ status_code: 200, message: 'ok', data: withDef() })));
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    expect(await screen.findByTestId('quantity-chart-gallon')).toHaveTextContent('In gallons');
+    expect(screen.getByTestId('quantity-chart-case')).toHaveTextContent('In cases');
   });
 });
 

@@ -39,6 +39,9 @@ import {
 } from './invoicesApi';
 import { followedApply } from './paymentApply';
 
+// A phone keeps invoice, balance and Apply in view: the due date moves under the invoice number.
+const DUE_CELL = { display: { xs: 'none', sm: 'table-cell' } } as const;
+
 const cents = (v: string | number) => Math.round(Number(v || 0) * 100);
 
 /** Record a payment: customer, date, amount, method, reference; applied oldest due first or as the user splits it. */
@@ -127,7 +130,7 @@ export function PaymentDialog({ customerId: fixedCustomer, invoice, onClose }: {
                 <TableHead>
                   <TableRow>
                     <TableCell>Invoice</TableCell>
-                    <TableCell>Due</TableCell>
+                    <TableCell sx={DUE_CELL}>Due</TableCell>
                     <TableCell align="right">Balance</TableCell>
                     {mode === 'choose' && <TableCell align="right">Apply</TableCell>}
                   </TableRow>
@@ -135,11 +138,16 @@ export function PaymentDialog({ customerId: fixedCustomer, invoice, onClose }: {
                 <TableBody>
                   {(open.data ?? []).map((i) => (
                     <TableRow key={i.id}>
-                      <TableCell>{i.invoice_no}</TableCell>
-                      <TableCell sx={{ color: i.is_overdue ? 'error.main' : undefined }}>{i.due_date}</TableCell>
+                      <TableCell>
+                        {i.invoice_no}
+                        <Typography variant="caption" component="div" sx={{ display: { xs: 'block', sm: 'none' }, color: i.is_overdue ? 'error.main' : 'text.secondary' }}>
+                          due {i.due_date}
+                        </Typography>
+                      </TableCell>
+                      <TableCell sx={{ ...DUE_CELL, color: i.is_overdue ? 'error.main' : undefined }}>{i.due_date}</TableCell>
                       <TableCell align="right">{money(i.balance)}</TableCell>
                       {mode === 'choose' && (
-                        <TableCell align="right" sx={{ width: 140 }}>
+                        <TableCell align="right" sx={{ width: { xs: 120, sm: 140 }, pr: { xs: 0, sm: 2 } }}>
                           <TextField
                             size="small"
                             type="number"

@@ -187,6 +187,20 @@ describe('Map Items', () => {
     { id: '20', name: 'Delivery', type: 'Service', active: true },
   ];
 
+  it('before QuickBooks is connected: says so, links to connect and counts what there is to map', async () => {
+    serve((m, u) => {
+      if (u.pathname === '/api/quickbook/connection') return ok(DISCONNECTED);
+      if (u.pathname === '/api/quickbook/item-map' && m === 'GET') return ok(rows.map((r) => ({ ...r, qbo_item_id: null, qbo_item_name: null, suggestion: null, sync_state: 'not_synced' })));
+    });
+    renderWithProviders(<QuickbooksPage />, { route: '/quickbook-online/map-items' });
+    await screen.findByTestId('map-product-1', {}, { timeout: 5000 });
+    expect(screen.getByText(/QuickBooks Online is not connected/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Connect' })).toHaveAttribute('href', '/quickbook-online');
+    expect(screen.getByTestId('map-progress')).toHaveTextContent('0 of 2 mapped · 1 product, 1 fee, 0 taxes');
+    expect(screen.queryByText(/needs reconnecting/)).toBeNull();
+    expect(calls.some((c) => c.path === '/api/quickbook/items')).toBe(false);
+  });
+
   it('marks the suggestion, saves it before syncing the selected rows', async () => {
     serve((m, u) => {
       if (u.pathname === '/api/quickbook/connection') return ok(CONNECTED);

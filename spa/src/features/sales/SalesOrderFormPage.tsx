@@ -99,17 +99,30 @@ function toBody(f: OrderForm): OrderCreate {
   };
 }
 
-function Combo({ label, value, options, onChange, disabled, loading, required }: { label: string; value: number | null; options: Option[]; onChange: (v: number | null) => void; disabled?: boolean; loading?: boolean; required?: boolean }) {
+// A chosen name longer than this may not fit a phone's input: it is also written out under it.
+const PHONE_INPUT_CHARS = 28;
+
+function Combo({ label, value, options, onChange, disabled, loading, required, wholeName }: { label: string; value: number | null; options: Option[]; onChange: (v: number | null) => void; disabled?: boolean; loading?: boolean; required?: boolean; wholeName?: boolean }) {
+  const chosen = options.find((o) => o.value === value) ?? null;
+  const spelled = wholeName && chosen && chosen.label.length > PHONE_INPUT_CHARS ? chosen.label : undefined;
   return (
     <Autocomplete<Option, false>
       size="small"
       options={options}
       loading={loading}
       disabled={disabled}
-      value={options.find((o) => o.value === value) ?? null}
+      value={chosen}
       onChange={(_, next) => onChange(next ? Number(next.value) : null)}
       isOptionEqualToValue={(a, b) => a.value === b.value}
-      renderInput={(params) => <TextField {...params} label={label} required={required} />}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={label}
+          required={required}
+          helperText={spelled}
+          slotProps={{ ...params.slotProps, formHelperText: { sx: { display: { xs: 'block', sm: 'none' }, mx: 0, color: 'text.primary' }, 'data-testid': 'whole-name' } as object }}
+        />
+      )}
     />
   );
 }
@@ -238,7 +251,7 @@ export default function SalesOrderFormPage() {
                 <Box key={l.key} data-testid="order-line" sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: 'minmax(0, 1fr) minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1.3fr) minmax(0, 1.1fr) minmax(150px, 1.2fr) auto' }, alignItems: 'center', py: 1, borderTop: i ? 1 : 0, borderColor: 'divider' }}>
                   {/* The product has a row of its own: its whole name is readable at every width (issue 23). */}
                   <Box sx={{ gridColumn: '1 / -1' }}>
-                    <Combo label={`Product ${i + 1}`} value={l.product_id} options={products.options} loading={products.loading} disabled={!editable} onChange={(v) => setLine(l.key, { product_id: v })} />
+                    <Combo wholeName label={`Product ${i + 1}`} value={l.product_id} options={products.options} loading={products.loading} disabled={!editable} onChange={(v) => setLine(l.key, { product_id: v })} />
                   </Box>
                   <TextField size="small" label="Quantity" type="number" value={l.quantity} disabled={!editable} onChange={(e) => setLine(l.key, { quantity: e.target.value })} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
                   <TextField size="small" select label="Tank" value={l.customer_asset_id ?? ''} disabled={!editable || !form.customer_id} onChange={(e) => setLine(l.key, { customer_asset_id: e.target.value === '' ? null : Number(e.target.value) })}>

@@ -15,6 +15,7 @@ from ninja import File, Query, Router
 from ninja.files import UploadedFile
 
 from tenants.billparse import selectors, services
+from tenants.billparse.guard import oversized_stream
 from tenants.billparse.models import ParsedBill
 from tenants.billparse.render import page_png
 from tenants.billparse.schemas import (
@@ -116,6 +117,8 @@ def page_image(request: HttpRequest, parse_id: int, page: int) -> HttpResponse:
     if not row.file_key:
         raise ApiError(404, "This upload was not a PDF: there is no page to show.")
     data, _ = open_tenant_file(row.file_key)
+    if oversized_stream(data):  # a decompression bomb is not rendered in the web process either
+        raise ApiError(422, "This PDF is too large to show: a part of it unpacks to hundreds of MB.")
     response = HttpResponse(page_png(data, page), content_type="image/png")
     response["Content-Disposition"] = f'inline; filename="page-{page}.png"'
     response["X-Content-Type-Options"] = "nosniff"

@@ -42,6 +42,8 @@ def test_a_bomb_fails_with_the_reason_the_worker_does_not_grow_and_the_next_file
     assert rows["real.pdf"]["status"] == "parsed"
     entry = job_logs(api_a)[0]
     assert entry["status"] == "succeeded"  # one of two files failed: the job went on
+    page = api_a.get(f"{URL}/{rows['bomb.pdf']['id']}/pages/1")  # nor is it rendered by the web server
+    assert page.status_code == 422 and "too large to show" in page.json()["detail"]
     print(f"\n[bomb] worker RSS after the job: +{grown_after / MB:.0f} MB; peak +{(peak or 0) / MB:.0f} MB")
     assert grown_after < 60 * MB
     if peak is not None:  # never held, not even for a moment

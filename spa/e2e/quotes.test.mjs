@@ -85,6 +85,8 @@ describe('FuelDesk price quotes', { concurrency: false }, () => {
     await page.getByRole('combobox', { name: 'Supplier' }).click();
     await page.getByRole('option', { name: `Gulf ${tag}` }).click();
     await page.getByLabel(`Dyed Diesel ${tag} · Baytown ${tag}`).fill('2.4810');
+    await page.locator('button:has-text("Record quote"):not([disabled])').waitFor();
+    await page.getByText('Record a quote given by phone').scrollIntoViewIfNeeded();
     await shot(page, 'quotes-phone-form-desktop');
     await page.getByRole('button', { name: 'Record quote' }).click();
     await page.getByText('Quote recorded').first().waitFor({ timeout: 15_000 });

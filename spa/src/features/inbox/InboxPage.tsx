@@ -248,6 +248,7 @@ function InboxList() {
                   </Box>
                   <Stack direction="row" spacing={1}>
                     <ClassChip value={m.classification} />
+                    {m.read_problems.length > 0 && <Chip size="small" variant="outlined" color="warning" label="Unreadable part" title={m.read_problems.join(' ')} />}
                     {m.verified && <Chip size="small" variant="outlined" color="success" label="Verified" />}
                   </Stack>
                 </ListItemButton>
@@ -448,14 +449,15 @@ function ReadAs({ message }: { message: InboxMessage }) {
         {!hasPdf && <Typography variant="caption" color="text.secondary">No PDF attachment that can be read.</Typography>}
       </Stack>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
-        <TextField select size="small" label="Quote request" value={requestId} onChange={(e) => setRequestId(Number(e.target.value) || '')} sx={{ minWidth: 200 }}>
+        <TextField select size="small" label="Quote request" value={requestId} onChange={(e) => setRequestId(Number(e.target.value) || '')} sx={{ width: { xs: '100%', sm: 240 } }}>
           {open.map((r) => <MenuItem key={r.id} value={r.id}>{`${r.number} · ${dayjs(r.quote_date).format('MMM D')}`}</MenuItem>)}
         </TextField>
-        <TextField select size="small" label="Supplier" value={supplierId} onChange={(e) => setSupplierId(Number(e.target.value) || '')} sx={{ minWidth: 200 }}>
+        <TextField select size="small" label="Supplier" value={supplierId} onChange={(e) => setSupplierId(Number(e.target.value) || '')} sx={{ width: { xs: '100%', sm: 280 } }}>
           {suppliers.options.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}
         </TextField>
         <Button
           variant="outlined"
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           disabled={!requestId || state.isLoading}
           onClick={() => run({ kind: 'price_quote_reply', quote_request_id: Number(requestId), supplier_id: supplierId ? Number(supplierId) : null })}
         >

@@ -156,26 +156,28 @@ function PhoneQuoteForm({ request }: { request: QuoteRequest }) {
     }
   };
   return (
-    <Paper variant="outlined" sx={{ p: 2, mb: 2 }} component="form" onSubmit={submit} aria-labelledby="phone-quote-title">
+    <Paper variant="outlined" sx={{ p: 2, mt: 2 }} component="form" onSubmit={submit} aria-labelledby="phone-quote-title">
       <Typography id="phone-quote-title" variant="subtitle2" sx={{ mb: 1 }}>Record a quote given by phone</Typography>
       <Stack spacing={1.5}>
         <TextField select size="small" label="Supplier" value={supplierId} onChange={(e) => setSupplierId(Number(e.target.value) || '')} sx={{ maxWidth: 360 }} data-testid="phone-supplier">
           {request.recipients.map((rc) => <MenuItem key={rc.supplier.id} value={rc.supplier.id}>{rc.supplier.name}</MenuItem>)}
         </TextField>
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(auto-fill, minmax(240px, 1fr))' }, gap: 1.5 }}>
+        <Stack spacing={1} sx={{ maxWidth: 640 }}>
           {prices.map((p, i) => (
-            <TextField
-              key={p.key}
-              size="small"
-              label={p.label}
-              placeholder="Price / gal"
-              value={p.price}
-              onChange={(e) => setPrices((all) => all.map((x, j) => (j === i ? { ...x, price: e.target.value } : x)))}
-              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-            />
+            <Box key={p.key} sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+              <Typography variant="body2" sx={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{p.label}</Typography>
+              <TextField
+                size="small"
+                placeholder="Price / gal"
+                value={p.price}
+                onChange={(e) => setPrices((all) => all.map((x, j) => (j === i ? { ...x, price: e.target.value } : x)))}
+                slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': p.label, style: { textAlign: 'right' } } }}
+                sx={{ width: 130, flexShrink: 0 }}
+              />
+            </Box>
           ))}
-        </Box>
-        <TextField size="small" label="Note (optional)" value={notes} onChange={(e) => setNotes(e.target.value)} placeholder="Who called, how long the price holds" />
+        </Stack>
+        <TextField size="small" label="Note (optional)" value={notes} onChange={(e) => setNotes(e.target.value)} placeholder="Who called, how long the price holds" sx={{ maxWidth: 640 }} />
         <Box>
           <Button type="submit" variant="contained" disabled={!supplierId || given.length === 0 || state.isLoading}>
             {state.isLoading ? 'Recording…' : 'Record quote'}
@@ -338,10 +340,8 @@ function RequestView() {
                 : `${r.quotes.length} quote${r.quotes.length === 1 ? '' : 's'} received.`}
             </Typography>
           </Paper>
-          {r.status === 'closed' ? (
+          {r.status === 'closed' && (
             <Alert severity="info" sx={{ mb: 2 }}>This request is closed: it takes no more quotes and its prices can no longer be accepted.</Alert>
-          ) : (
-            <PhoneQuoteForm key={r.id} request={r} />
           )}
           <Typography variant="h6" sx={{ mb: 1 }}>Comparison</Typography>
           {grid.isError && <Alert severity="error">{errorText(grid.error, MSG_REQUEST)}</Alert>}
@@ -351,6 +351,7 @@ function RequestView() {
               Rack: the lowest buying price in force on {dayjs(grid.data.rack_date).format('MMM D, YYYY')} at the terminal. Accepting a price saves it as the supplier&apos;s buying price from the request&apos;s date.
             </Typography>
           )}
+          {r.status !== 'closed' && <PhoneQuoteForm key={r.id} request={r} />}
         </>
       )}
     </PageBody>

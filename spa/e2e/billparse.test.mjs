@@ -122,4 +122,51 @@ describe('FuelDesk bill parser', { concurrency: false }, () => {
     assert.deepEqual(errors, []);
     await page.context().close();
   });
+
+  test('a bill whose lines and taxes do not add up to the total needs a reason, kept on the bill', async () => {
+    // Issue 23: the screen warned "Lines + taxes ≠ total" and "Create bill" still went through.
+    const { page, errors } = await openPage(browser, { viewport: DESKTOP, allow: ['409', 'status of 4'] });
+    await useSession(page, admin, '/invoice-parse');
+    await page.getByRole('heading', { level: 1, name: 'Bill Parser' }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('parse-input').setInputFiles([files[1]]);
+    const row = page.getByTestId('parse-batch').getByTestId('parse-file').first();
+    await row.waitFor({ timeout: 15_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="parse-batch"] [data-testid="parse-file"]')?.getAttribute('data-status') === 'parsed',
+      undefined,
+      { timeout: 30_000, polling: 250 },
+    );
+    await row.locator('a', { hasText: 'Review' }).click();
+    await page.getByTestId('field-bill_number').waitFor({ timeout: 15_000 });
+    if ((await page.getByTestId('field-supplier_id').inputValue()) === '') {
+      await page.getByRole('combobox', { name: 'Supplier' }).click();
+      await page.getByRole('option').nth(1).click();
+      await page.getByRole('listbox').waitFor({ state: 'hidden' });
+    }
+    const billNumber = unique('E2E-OVR-');
+    await page.getByLabel('Bill number').fill(billNumber);
+    assert.match(await page.getByTestId('totals-check').innerText(), /= total/, 'as read, the bill adds up');
+    assert.equal(await page.getByTestId('totals-disagree').count(), 0);
+
+    await page.getByRole('button', { name: 'Remove tax 1' }).click(); // a tax left out
+    const warning = page.getByTestId('totals-disagree');
+    await warning.waitFor();
+    assert.match(await warning.innerText(), /The lines and taxes come to \$[\d,]+\.\d\d but the bill's total is \$[\d,]+\.\d\d/);
+    const create = page.getByRole('button', { name: 'Create bill anyway' });
+    assert.equal(await create.isDisabled(), true, 'no reason given: the bill cannot be created');
+    await shot(page, 'billparse-total-differs-desktop');
+    const reason = 'Excise tax billed on a separate invoice';
+    await page.getByTestId('override-reason').fill(reason);
+    assert.equal(await create.isDisabled(), false);
+    await create.click();
+    await page.getByRole('alert').filter({ hasText: `Bill ${billNumber} created` }).first().waitFor({ timeout: 15_000 });
+    await page.locator('[role="alert"] a', { hasText: 'Open bill' }).first().click();
+    await page.waitForURL(/\/purchase-order\/bills\/\d+/, { timeout: 15_000 });
+    const kept = page.getByTestId('total-override');
+    await kept.waitFor({ timeout: 15_000 });
+    assert.match(await kept.innerText(), new RegExp(`Reason: ${reason}`));
+    await shot(page, 'billparse-total-override-bill-desktop');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
 });

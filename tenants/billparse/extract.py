@@ -617,6 +617,8 @@ def _pairs(doc: _Doc, skip: set[int]) -> list[_Pair]:
                 caption_row = (
                     under is not None
                     and nxt is not None
+                    and not s.text.rstrip().endswith(":")  # "Terminal: Dallas North" is a value right
+                    and ":" not in nxt.text
                     and _is_labelish(nxt.text)
                     and _label_field(s.text) is not None
                     and _value_under(nxt, lines[li + 1 : li + 3], ln, skip, like=s) is not None

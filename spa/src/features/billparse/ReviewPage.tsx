@@ -17,7 +17,7 @@ import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { PageSpinner } from '@/components/common/PageSpinner';
 import { useCreateBillFromDocMutation, useParseChoicesQuery, useParsedDocQuery, useSaveReviewMutation, type ParsedDetail } from './billparseApi';
 import { PageView, type Mark } from './PageView';
-import { draftFromDetail, isLow, sumOf, toReviewIn, type Draft, type Read } from './review';
+import { draftFromDetail, isLow, sumOf, toReviewIn, totalOf, totalsAgree as addsUp, type Draft, type Read } from './review';
 import { StatusChip } from './UploadPanel';
 
 const pct = (c: number) => `${Math.round(c * 100)}%`;
@@ -100,14 +100,18 @@ function ReviewForm({ detail }: { detail: ParsedDetail }) {
   }, [draft, mark, edited, focus]);
 
   const sum = sumOf(draft);
-  const total = Number(draft.total.replace(/[$,]/g, '')) || 0;
-  const totalsAgree = Math.abs(sum - total) < 0.015;
+  const total = totalOf(draft);
+  const totalsAgree = addsUp(draft);
+  const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  const needsReason = !totalsAgree && !draft.override_reason.trim();
   const fieldProps = (name: string, read?: Read) => ({ name, read, mark, edited: edited.has(name), onFocusField: focusField, disabled: locked });
   const po = detail.suggested_purchase_order;
   // The suggested purchase order was matched on the SAVED review: once the form differs from it
   // (supplier, terminal, products, BOLs edited), send none and let the server match at create time.
-  const saved = useMemo(() => JSON.stringify(toReviewIn(draftFromDetail(detail))), [detail]);
-  const dirty = JSON.stringify(toReviewIn(draft)) !== saved;
+  // (the override's reason is not part of what the purchase order is matched on)
+  const matchKey = (d: Draft) => JSON.stringify({ ...toReviewIn(d), total_override_reason: '' });
+  const saved = useMemo(() => matchKey(draftFromDetail(detail)), [detail]);
+  const dirty = matchKey(draft) !== saved;
 
   async function onSave() {
     try {
@@ -196,7 +200,7 @@ function ReviewForm({ detail }: { detail: ParsedDetail }) {
             <ReadField {...fieldProps('total', draft.read.total)} label="Total on the bill" value={draft.total} onChange={(e) => set('total', e.target.value)} />
             <Box sx={{ display: 'flex', alignItems: 'center' }}>
               <Typography variant="body2" color={totalsAgree ? 'success.main' : 'warning.dark'} data-testid="totals-check">
-                Lines + taxes: {sum.toLocaleString('en-US', { style: 'currency', currency: 'USD' })} {totalsAgree ? '= total' : '≠ total'}
+                Lines + taxes: {usd(sum)} {totalsAgree ? '= total' : '≠ total'}
               </Typography>
             </Box>
           </Box>
@@ -268,12 +272,32 @@ function ReviewForm({ detail }: { detail: ParsedDetail }) {
           </Button>
         </Paper>
 
+        {!totalsAgree && !locked && (
+          <Alert severity="warning" sx={{ mb: 2 }} data-testid="totals-disagree">
+            <Typography variant="body2" sx={{ mb: 1.5 }}>
+              The lines and taxes come to <b>{usd(sum)}</b> but the bill&apos;s total is <b>{usd(total)}</b> (a difference of {usd(total - sum)}). Correct the lines or
+              taxes so they add up, or create the bill anyway and say why: the reason is kept on the bill.
+            </Typography>
+            <TextField
+              size="small"
+              fullWidth
+              multiline
+              minRows={2}
+              label="Reason for the difference"
+              placeholder="e.g. the freight is billed on a separate invoice"
+              value={draft.override_reason}
+              onChange={(e) => setDraft((d) => ({ ...d, override_reason: e.target.value }))}
+              slotProps={{ htmlInput: { maxLength: 500, 'data-testid': 'override-reason' } }}
+              sx={{ bgcolor: 'background.paper' }}
+            />
+          </Alert>
+        )}
         <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
           <Button variant="outlined" onClick={onSave} disabled={locked || saving.isLoading}>
             Save review
           </Button>
-          <Button variant="contained" onClick={onCreate} disabled={locked || creating.isLoading}>
-            Create bill
+          <Button variant="contained" color={totalsAgree ? 'primary' : 'warning'} onClick={onCreate} disabled={locked || creating.isLoading || needsReason}>
+            {totalsAgree ? 'Create bill' : 'Create bill anyway'}
           </Button>
         </Box>
       </Box>

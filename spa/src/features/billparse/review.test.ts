@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedDetail } from './billparseApi';
-import { draftFromDetail, isLow, sumOf, toReviewIn } from './review';
+import { draftFromDetail, isLow, sumOf, toReviewIn, totalsAgree } from './review';
 
 const f = (value: unknown, confidence = 0.95, page = 1) => ({ value, confidence, page, bbox: [10, 20, 60, 30], raw: String(value), source: 'label' });
 
@@ -51,5 +51,17 @@ describe('the review draft', () => {
     expect(d.lines).toHaveLength(1);
     expect(d.lines[0].product_id).toBe(5);
     expect(d.taxes).toEqual([]);
+  });
+
+  it('sends the reason for a total that does not add up, and only then', () => {
+    const d = draftFromDetail(detail);
+    d.override_reason = ' Freight billed apart ';
+    expect(totalsAgree(d)).toBe(true);
+    expect(toReviewIn(d).total_override_reason).toBe(''); // adds up: nothing to override
+    d.taxes = []; // the tax line dropped: 1,000.00 against a total of 1,025.00
+    expect(totalsAgree(d)).toBe(false);
+    expect(toReviewIn(d).total_override_reason).toBe('Freight billed apart');
+    d.total = '1,000.00';
+    expect(totalsAgree(d)).toBe(true);
   });
 });

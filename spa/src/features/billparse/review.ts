@@ -40,6 +40,8 @@ export interface Draft {
   lines: LineDraft[];
   taxes: TaxDraft[];
   read: Record<string, Read>;
+  /** Why the bill may differ from the document's total (sent only when lines + taxes ≠ total). */
+  override_reason: string;
 }
 
 interface FieldJson {
@@ -96,6 +98,7 @@ export function draftFromDetail(detail: ParsedDetail): Draft {
       read: { name: readOf(t.description), amount: readOf(t.amount) },
     })),
     read,
+    override_reason: '',
   };
   const review = (detail.review ?? {});
   if (Object.keys(review).length) {
@@ -107,6 +110,7 @@ export function draftFromDetail(detail: ParsedDetail): Draft {
     draft.terminal_id = (r.terminal_id as number | null) ?? null;
     draft.bol_numbers = Array.isArray(r.bol_numbers) ? r.bol_numbers.join(', ') : '';
     draft.total = str(r.total);
+    draft.override_reason = str(r.total_override_reason);
     const rl = (r.lines ?? []) as Json[];
     draft.lines = rl.map((ln, i) => ({
       product_id: (ln.product_id as number | null) ?? null,
@@ -153,7 +157,18 @@ export function toReviewIn(d: Draft, purchaseOrderId?: number | null): ReviewIn 
     })),
     taxes: d.taxes.filter((t) => t.name.trim()).map((t) => ({ name: t.name.trim(), amount: dec(t.amount) ?? '0' })),
     purchase_order_id: purchaseOrderId ?? null,
+    total_override_reason: totalsAgree(d) ? '' : d.override_reason.trim(),
   };
+}
+
+/** The document's total as typed (0 when blank or not a number). */
+export function totalOf(d: Draft): number {
+  return Number(d.total.replace(/[$,\s]/g, '')) || 0;
+}
+
+/** Lines + taxes add up to the document's total (to the cent). */
+export function totalsAgree(d: Draft): boolean {
+  return Math.round((sumOf(d) - totalOf(d)) * 100) === 0;
 }
 
 /** A field the user should check: read with a confidence under the mark (and not yet edited). */

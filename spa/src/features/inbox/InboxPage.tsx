@@ -50,6 +50,7 @@ import {
   useTestMailboxMutation,
   useVerifyMessageMutation,
   reviewFromParse,
+  reviewTotals,
   type BillReview,
   type BillReviewLine,
   type InboxMessage,
@@ -352,9 +353,13 @@ function BillVerify({ message }: { message: InboxMessage }) {
   const setLine = (i: number, patch: Partial<BillReviewLine>) =>
     setReview((r) => ({ ...r, lines: (r.lines ?? []).map((l, j) => (j === i ? { ...l, ...patch } : l)) }));
   if (!proposal) return <Alert severity="warning">{message.proposal_error || 'The invoice could not be read: dismiss it and enter the bill by hand.'}</Alert>;
+  const totals = reviewTotals(review);
+  const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  const reason = (review.total_override_reason ?? '').trim();
   const submit = async () => {
     try {
-      toast.success((await verify({ id: message.id, body: { verified_as: 'bill', bill: review } }).unwrap()).message);
+      const bill = { ...review, total_override_reason: totals.agree ? '' : reason };
+      toast.success((await verify({ id: message.id, body: { verified_as: 'bill', bill } }).unwrap()).message);
     } catch (err) {
       toast.error(errorText(err, MSG_VERIFY));
     }
@@ -414,8 +419,34 @@ function BillVerify({ message }: { message: InboxMessage }) {
           </TableBody>
         </Table>
       </Box>
+      {!totals.agree && totals.total != null && (
+        <Alert severity="warning" data-testid="totals-disagree">
+          <Typography variant="body2" sx={{ mb: 1.5 }}>
+            The lines and taxes come to <b>{usd(totals.sum)}</b> but the invoice&apos;s total is <b>{usd(totals.total)}</b> (a difference of {usd(totals.total - totals.sum)}). Open
+            the PDF in the bill parser to correct them, or create the bill anyway and say why: the reason is kept on the bill.
+          </Typography>
+          <TextField
+            size="small"
+            fullWidth
+            multiline
+            minRows={2}
+            label="Reason for the difference"
+            value={review.total_override_reason ?? ''}
+            onChange={(e) => setReview({ ...review, total_override_reason: e.target.value })}
+            slotProps={{ htmlInput: { maxLength: 500, 'data-testid': 'override-reason' } }}
+            sx={{ bgcolor: 'background.paper' }}
+          />
+        </Alert>
+      )}
       <Box>
-        <Button variant="contained" disabled={state.isLoading || !review.supplier_id || !review.bill_number} onClick={submit}>Create bill</Button>
+        <Button
+          variant="contained"
+          color={totals.agree ? 'primary' : 'warning'}
+          disabled={state.isLoading || !review.supplier_id || !review.bill_number || (!totals.agree && !reason)}
+          onClick={submit}
+        >
+          {totals.agree ? 'Create bill' : 'Create bill anyway'}
+        </Button>
       </Box>
     </Stack>
   );

@@ -63,7 +63,18 @@ export function reviewFromParse(result: ParsedBillResult | null | undefined, sup
       const amount = dec(t.amount?.value);
       return amount == null ? [] : [{ name: str(t.description?.value) || 'Tax', amount }];
     }),
+    total_override_reason: '',
   };
+}
+
+/** Lines + taxes of a bill review, and whether they add up to the invoice's total (to the cent; no
+ * total read: nothing to disagree with). The server refuses a bill that does not add up unless the
+ * review says why (total_override_reason). */
+export function reviewTotals(review: BillReview): { sum: number; total: number | null; agree: boolean } {
+  const n = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v.replace(/[$,\s]/g, '')) || 0 : 0);
+  const sum = (review.lines ?? []).reduce((a, l) => a + n(l.amount), 0) + (review.taxes ?? []).reduce((a, t) => a + n(t.amount), 0);
+  const total = review.total == null || review.total === '' ? null : n(review.total);
+  return { sum, total, agree: total == null || Math.round((sum - total) * 100) === 0 };
 }
 
 export const MSG_LIST = 'Failed to fetch email list';

@@ -270,6 +270,13 @@ export default function BillFormPage() {
         }
       />
       {bill && <BillActions bill={bill} />}
+      {bill?.total_override_reason && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="total-override">
+          Created although its lines and taxes ({money(bill.total)}) differ from the document&apos;s total
+          {bill.document_total != null ? ` (${money(bill.document_total)})` : ''}
+          {bill.total_override_at ? `, on ${new Date(bill.total_override_at).toLocaleString('en-US')}` : ''}. Reason: {bill.total_override_reason}
+        </Alert>
+      )}
       {error && (
         <Alert severity="error" sx={{ mb: 2 }} onClose={() => setError(null)}>
           {error}

@@ -60,6 +60,7 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
           <TableHead>
             <TableRow>
               <TableCell component="th" scope="col">Screen</TableCell>
+              {hasScopes && <TableCell component="th" scope="col">Rows</TableCell>}
               {matrix.actions.map((a) => {
                 const s = state(colCodes(a));
                 return (
@@ -85,7 +86,6 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
                 );
               })}
               <TableCell align="center" component="th" scope="col">All</TableCell>
-              {hasScopes && <TableCell component="th" scope="col">Rows</TableCell>}
             </TableRow>
           </TableHead>
           <TableBody>
@@ -96,6 +96,23 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
               return (
                 <TableRow key={r.resource} hover>
                   <TableCell component="th" scope="row">{r.label}</TableCell>
+                  {hasScopes && (
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      {r.ownScope ? (
+                        <Select
+                          size="small"
+                          variant="standard"
+                          value={scope}
+                          disabled={disabled}
+                          onChange={(e) => onChange(setRowScope(value, codes, e.target.value === 'own' ? 'own' : 'all'))}
+                          inputProps={{ 'aria-label': `${r.label}: rows` }}
+                        >
+                          <MenuItem value="all">Every row</MenuItem>
+                          <MenuItem value="own">Own rows only</MenuItem>
+                        </Select>
+                      ) : null}
+                    </TableCell>
+                  )}
                   {matrix.actions.map((a) => {
                     const code = matrix.code(r.resource, a);
                     return (
@@ -123,27 +140,6 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
                       slotProps={{ input: { 'aria-label': `${r.label}: all actions` } }}
                     />
                   </TableCell>
-                  {hasScopes && (
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {r.ownScope ? (
-                        <Select
-                          size="small"
-                          variant="standard"
-                          value={scope}
-                          disabled={disabled}
-                          onChange={(e) => onChange(setRowScope(value, codes, e.target.value === 'own' ? 'own' : 'all'))}
-                          inputProps={{ 'aria-label': `${r.label}: rows` }}
-                        >
-                          <MenuItem value="all">Every row</MenuItem>
-                          <MenuItem value="own">Own rows only</MenuItem>
-                        </Select>
-                      ) : (
-                        <Typography component="span" variant="body2" color="text.secondary">
-                          Every row
-                        </Typography>
-                      )}
-                    </TableCell>
-                  )}
                 </TableRow>
               );
             })}

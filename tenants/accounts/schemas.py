@@ -1,6 +1,8 @@
 import datetime as dt
+from typing import Any
 
 from core.fields import Email
+from core.scoping import is_scopable
 from ninja import Field, Schema
 
 
@@ -143,6 +145,12 @@ class PermissionOut(Schema):
     resource: str
     action: str
     name: str
+    # Whether a role may hold it on the user's own rows only (`<code>:own`, core.scoping).
+    own_scope: bool = False
+
+    @staticmethod
+    def resolve_own_scope(obj: Any) -> bool:
+        return is_scopable(obj.resource)
 
 
 class CurrentUserOut(Schema):

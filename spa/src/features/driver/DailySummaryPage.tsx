@@ -16,6 +16,7 @@ import { DriverNav } from './DriverNav';
 import { OfflineBanner } from './OfflineBanner';
 import { cacheGet, cachePut } from './queue';
 import { useDriverQueue } from './useDriverQueue';
+import { DriversOnly } from './DriversOnlyPage';
 
 const qty = (v: string | number) => Number(v).toLocaleString(undefined, { maximumFractionDigits: 3 });
 
@@ -33,7 +34,7 @@ function Tile({ label, value, testId }: { label: string; value: string; testId: 
 }
 
 /** /daily-summary: deliveries done, quantities per product and per truck, the stops still open. */
-export default function DailySummaryPage() {
+function DailySummaryPage() {
   const [data, setData] = useState<SummaryData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [savedAt, setSavedAt] = useState<string | null>(null);
@@ -145,5 +146,14 @@ export default function DailySummaryPage() {
         </>
       )}
     </Box>
+  );
+}
+
+/** Drivers get their page; an office user who opens it gets a clear notice with a way home. */
+export default function DailySummaryPageRoute() {
+  return (
+    <DriversOnly page="Daily summary">
+      <DailySummaryPage />
+    </DriversOnly>
   );
 }

@@ -15,6 +15,7 @@ import { cacheGet, cachePut, enqueue, type ActionKind } from './queue';
 import { StopCard } from './StopCard';
 import { loadDriverTrucks } from './trucks';
 import { useDriverQueue } from './useDriverQueue';
+import { DriversOnly } from './DriversOnlyPage';
 
 // Loaded when first opened: the signature pad and the form stay out of the page's first load.
 const DeliveryDialog = lazy(() => import('./DeliveryDialog').then((m) => ({ default: m.DeliveryDialog })));
@@ -33,7 +34,7 @@ function localDay(): string {
 }
 
 /** /todays-order: the driver's stops of the day on the chosen trucks; works offline. */
-export default function TodaysOrdersPage() {
+function TodaysOrdersPage() {
   const [ids, setIds] = useState<string[]>(truckIds);
   const [modalOpen, setModalOpen] = useState(false);
   const [data, setData] = useState<TodayData | null>(null);
@@ -164,5 +165,14 @@ export default function TodaysOrdersPage() {
         )}
       </Suspense>
     </Box>
+  );
+}
+
+/** Drivers get their page; an office user who opens it gets a clear notice with a way home. */
+export default function TodaysOrdersPageRoute() {
+  return (
+    <DriversOnly page="Today's stops">
+      <TodaysOrdersPage />
+    </DriversOnly>
   );
 }

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
+import MenuItem from '@mui/material/MenuItem';
 import CircularProgress from '@mui/material/CircularProgress';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -8,10 +9,11 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Select from '@mui/material/Select';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
-import { buildMatrix, humanize, toggleCodes } from './permissionMatrix';
+import { buildMatrix, holds, humanize, rowScope, setRowScope, toggleCodes } from './permissionMatrix';
 import { usePermissionListQuery } from './rolesApi';
 
 export interface PermissionMatrixProps {
@@ -21,12 +23,17 @@ export interface PermissionMatrixProps {
   error?: string;
 }
 
-/** Resources × actions; a row toggle per resource and a column toggle per action. */
+/**
+ * Resources × actions; a row toggle per resource and a column toggle per action. Resources whose rows
+ * belong to users (sales orders, delivery tickets: a driver's stops) also say which rows a role's
+ * permissions reach: every row, or the user's own (the codes are then held as `<code>:own`).
+ */
 export function PermissionMatrix({ value, onChange, disabled, error }: PermissionMatrixProps) {
   const { data, isLoading, error: loadError } = usePermissionListQuery();
   const [filter, setFilter] = useState('');
   const matrix = useMemo(() => buildMatrix(data ?? []), [data]);
   const selected = new Set(value);
+  const hasScopes = matrix.resources.some((r) => r.ownScope);
   const visible = matrix.resources.filter((r) => !filter.trim() || r.label.toLowerCase().includes(filter.trim().toLowerCase()));
 
   if (isLoading) return <CircularProgress size={24} aria-label="Loading permissions" />;
@@ -35,7 +42,7 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
   const rowCodes = (resource: string) => matrix.actions.map((a) => matrix.code(resource, a)).filter((c): c is string => !!c);
   const colCodes = (action: string) => visible.map((r) => matrix.code(r.resource, action)).filter((c): c is string => !!c);
   const state = (codes: string[]) => {
-    const n = codes.filter((c) => selected.has(c)).length;
+    const n = codes.filter((c) => holds(selected, c)).length;
     return { checked: n > 0 && n === codes.length, indeterminate: n > 0 && n < codes.length };
   };
 
@@ -53,6 +60,7 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
           <TableHead>
             <TableRow>
               <TableCell component="th" scope="col">Screen</TableCell>
+              {hasScopes && <TableCell component="th" scope="col">Rows</TableCell>}
               {matrix.actions.map((a) => {
                 const s = state(colCodes(a));
                 return (
@@ -63,7 +71,14 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
                         size="small"
                         {...s}
                         disabled={disabled}
-                        onChange={(e) => onChange(toggleCodes(value, colCodes(a), e.target.checked))}
+                        onChange={(e) => {
+                          let next = value;
+                          for (const r of visible) {
+                            const code = matrix.code(r.resource, a);
+                            if (code) next = toggleCodes(next, [code], e.target.checked, rowScope(value, rowCodes(r.resource)));
+                          }
+                          onChange(next);
+                        }}
                         slotProps={{ input: { 'aria-label': `${humanize(a)}: all shown screens` } }}
                       />
                     </Box>
@@ -77,9 +92,27 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
             {visible.map((r) => {
               const codes = rowCodes(r.resource);
               const s = state(codes);
+              const scope = rowScope(value, codes);
               return (
                 <TableRow key={r.resource} hover>
                   <TableCell component="th" scope="row">{r.label}</TableCell>
+                  {hasScopes && (
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      {r.ownScope ? (
+                        <Select
+                          size="small"
+                          variant="standard"
+                          value={scope}
+                          disabled={disabled}
+                          onChange={(e) => onChange(setRowScope(value, codes, e.target.value === 'own' ? 'own' : 'all'))}
+                          inputProps={{ 'aria-label': `${r.label}: rows` }}
+                        >
+                          <MenuItem value="all">Every row</MenuItem>
+                          <MenuItem value="own">Own rows only</MenuItem>
+                        </Select>
+                      ) : null}
+                    </TableCell>
+                  )}
                   {matrix.actions.map((a) => {
                     const code = matrix.code(r.resource, a);
                     return (
@@ -87,9 +120,9 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
                         {code ? (
                           <Checkbox
                             size="small"
-                            checked={selected.has(code)}
+                            checked={holds(selected, code)}
                             disabled={disabled}
-                            onChange={(e) => onChange(toggleCodes(value, [code], e.target.checked))}
+                            onChange={(e) => onChange(toggleCodes(value, [code], e.target.checked, scope))}
                             slotProps={{ input: { 'aria-label': `${r.label}: ${humanize(a)}` } }}
                           />
                         ) : (
@@ -103,7 +136,7 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
                       size="small"
                       {...s}
                       disabled={disabled}
-                      onChange={(e) => onChange(toggleCodes(value, codes, e.target.checked))}
+                      onChange={(e) => onChange(toggleCodes(value, codes, e.target.checked, scope))}
                       slotProps={{ input: { 'aria-label': `${r.label}: all actions` } }}
                     />
                   </TableCell>

@@ -12418,6 +12418,12 @@ export interface components {
             created_by: components["schemas"]["SalesUserRef"] | null;
             /** Id */
             id: number;
+            /**
+             * Origin
+             * @default user
+             * @enum {string}
+             */
+            origin: "user" | "system";
             /** Sales Order Id */
             sales_order_id: number;
             /**
@@ -13461,6 +13467,11 @@ export interface components {
             code: string;
             /** Name */
             name: string;
+            /**
+             * Own Scope
+             * @default false
+             */
+            own_scope: boolean;
             /** Resource */
             resource: string;
         };

@@ -5623,17 +5623,20 @@ export interface components {
         };
         /** AssettypeUpdate */
         AssettypeUpdate: {
-            /** Category */
-            category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+            /**
+             * Category
+             * @enum {string}
+             */
+            category?: "truck" | "trailer" | "tank_wagon" | "bobtail" | "other";
             /** Description */
-            description?: string | null;
+            description?: string;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** AssetUpdate */
         AssetUpdate: {
             /** Asset Name */
-            asset_name?: string | null;
+            asset_name?: string;
             /**
              * Capacity
              * @description Gallons
@@ -5645,23 +5648,26 @@ export interface components {
              */
             customer_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /**
              * Product Id
              * @description What the tank holds
              */
             product_id?: number | null;
             /** Serial Number */
-            serial_number?: string | null;
+            serial_number?: string;
             /**
              * Ship To Id
              * @description Must be a ship-to of the customer
              */
             ship_to_id?: number | null;
-            /** Tank Type */
-            tank_type?: ("above_ground" | "underground" | "skid" | "portable" | "equipment" | "vehicle" | "other") | null;
+            /**
+             * Tank Type
+             * @enum {string}
+             */
+            tank_type?: "above_ground" | "underground" | "skid" | "portable" | "equipment" | "vehicle" | "other";
         };
         /** AssignIn */
         AssignIn: {
@@ -5850,6 +5856,74 @@ export interface components {
             quantity: string;
             /** Unit Price */
             unit_price: string;
+        };
+        /** BillListQuery */
+        BillListQuery: {
+            /** Bill Date End */
+            bill_date_end?: string | null;
+            /** Bill Date Start */
+            bill_date_start?: string | null;
+            /** Due Date End */
+            due_date_end?: string | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `bill_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `bill_number` (text): contains, equals, startsWith, endsWith, between
+             *     - `due_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `match_status` (text): contains, equals, startsWith, endsWith, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `total` (number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("bill_date" | "bill_number" | "due_date" | "match_status" | "status" | "supplier_name" | "total") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Match Status */
+            match_status?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Purchase Order Id */
+            purchase_order_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: bill_date, bill_number, created_at, due_date, id, status, supplier_name, total
+             */
+            sort_by?: ("bill_date" | "bill_number" | "created_at" | "due_date" | "id" | "status" | "supplier_name" | "total") | null;
+            /**
+             * Status
+             * @description A status or several, comma-separated
+             */
+            status?: string | null;
+            /** Supplier Id */
+            supplier_id?: number | null;
         };
         /** BillMatchOut */
         BillMatchOut: {
@@ -6158,67 +6232,6 @@ export interface components {
             number: string;
             /** Status */
             status: string;
-        };
-        /** BillQuery */
-        BillQuery: {
-            /** Bill Date End */
-            bill_date_end?: string | null;
-            /** Bill Date Start */
-            bill_date_start?: string | null;
-            /** Due Date End */
-            due_date_end?: string | null;
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /** Match Status */
-            match_status?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /** Purchase Order Id */
-            purchase_order_id?: number | null;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /**
-             * Status
-             * @description A status or several, comma-separated
-             */
-            status?: string | null;
-            /** Supplier Id */
-            supplier_id?: number | null;
         };
         /** BillRow */
         BillRow: {
@@ -6604,9 +6617,9 @@ export interface components {
         /** CityUpdate */
         CityUpdate: {
             /** Name */
-            name?: string | null;
+            name?: string;
             /** State Id */
-            state_id?: number | null;
+            state_id?: number;
         };
         /** ColumnOut */
         ColumnOut: {
@@ -6763,32 +6776,32 @@ export interface components {
              * Asset Number
              * @description Fleet number, unique
              */
-            asset_number?: string | null;
+            asset_number?: string;
             /** Asset Type Id */
-            asset_type_id?: number | null;
+            asset_type_id?: number;
             /**
              * Capacity
              * @description Total tank capacity, US gallons
              */
-            capacity?: number | null;
+            capacity?: number;
             /**
              * Compartments
              * @description Their capacities add up to at most `capacity`
              */
-            compartments?: components["schemas"]["Compartment"][] | null;
+            compartments?: components["schemas"]["Compartment"][];
             /** Home Yard Id */
             home_yard_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Plate */
-            plate?: string | null;
+            plate?: string;
             /**
              * Vin
              * @description 17-character VIN with a valid check digit, or empty
              */
-            vin?: string | null;
+            vin?: string;
         };
         /** CompanySettingsIn */
         CompanySettingsIn: {
@@ -6865,27 +6878,27 @@ export interface components {
         /** CompanysettingsUpdate */
         CompanysettingsUpdate: {
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /** City Id */
             city_id?: number | null;
             /** Company Name */
-            company_name?: string | null;
+            company_name?: string;
             /** Email */
             email?: string | null;
             /** Logo */
-            logo?: components["schemas"]["LogoRef"][] | null;
+            logo?: components["schemas"]["LogoRef"][];
             /** Phone Number */
-            phone_number?: string | null;
+            phone_number?: string;
             /** Postal Code */
-            postal_code?: string | null;
+            postal_code?: string;
             /** State Id */
             state_id?: number | null;
             /** Website Url */
-            website_url?: string | null;
+            website_url?: string;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** CompanyTypeIn */
         CompanyTypeIn: {
@@ -7237,13 +7250,13 @@ export interface components {
         /** ContactserviceUpdate */
         ContactserviceUpdate: {
             /** Code */
-            code?: string | null;
+            code?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** ContractOut */
         ContractOut: {
@@ -7323,9 +7336,9 @@ export interface components {
              * Company Type
              * @description e.g. Construction, Agriculture
              */
-            company_type?: string | null;
+            company_type?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
         };
         /** CustomercontactListQuery */
         CustomercontactListQuery: {
@@ -7392,25 +7405,25 @@ export interface components {
         /** CustomercontactUpdate */
         CustomercontactUpdate: {
             /** Customer Id */
-            customer_id?: number | null;
+            customer_id?: number;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /**
              * Position
              * @description e.g. Accounts Payable, Site Manager
              */
-            position?: string | null;
+            position?: string;
             /**
              * Services
              * @description Contact service ids
              */
-            services?: number[] | null;
+            services?: number[];
             /**
              * Ship To Id
              * @description Must be a ship-to of the customer
@@ -7791,11 +7804,11 @@ export interface components {
              * Account Number
              * @description Unique; generated (C000123) when blank
              */
-            account_number?: string | null;
+            account_number?: string;
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -7806,13 +7819,13 @@ export interface components {
             /** Credit Limit */
             credit_limit?: number | string | null;
             /** Customer Pricing Type */
-            customer_pricing_type?: string | null;
+            customer_pricing_type?: string;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /**
              * Payment Method Id
              * @description A payment method of the pricing app
@@ -7824,25 +7837,28 @@ export interface components {
              */
             payment_term_id?: number | null;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /** State Id */
             state_id?: number | null;
-            /** Status */
-            status?: ("active" | "on_hold" | "credit_hold" | "inactive") | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status?: "active" | "on_hold" | "credit_hold" | "inactive";
             /** Tax Exempt */
-            tax_exempt?: boolean | null;
+            tax_exempt?: boolean;
             /**
              * Tax Exempt Certificate
              * @description Certificate number when tax exempt
              */
-            tax_exempt_certificate?: string | null;
+            tax_exempt_certificate?: string;
             /**
              * Tax Exempt Expires
              * @description The exemption certificate's expiry; from the next day taxes are charged again
              */
             tax_exempt_expires?: string | null;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** DashboardDateRange */
         DashboardDateRange: {
@@ -8291,6 +8307,60 @@ export interface components {
             /** Vcf Group */
             vcf_group: string;
         };
+        /** DeliveryTicketListQuery */
+        DeliveryTicketListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `delivered_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+             *     - `number` (text): contains, equals, startsWith, endsWith, between
+             *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+             *     - `sales_order_id` (whole number): equals, greaterThan, lessThan, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             */
+            filter_field?: ("customer_name" | "delivered_at" | "number" | "po_number" | "sales_order_id" | "status") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Sales Order Id */
+            sales_order_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, delivered_at, id, number, status
+             */
+            sort_by?: ("created_at" | "delivered_at" | "id" | "number" | "status") | null;
+            /** Status */
+            status?: ("open" | "delivered" | "void") | null;
+        };
         /** DeliveryTicketOut */
         DeliveryTicketOut: {
             /**
@@ -8360,54 +8430,6 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
-        };
-        /** DeliveryTicketQuery */
-        DeliveryTicketQuery: {
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /** Sales Order Id */
-            sales_order_id?: number | null;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /** Status */
-            status?: ("open" | "delivered" | "void") | null;
         };
         /** DispatchDayOut */
         DispatchDayOut: {
@@ -9035,7 +9057,7 @@ export interface components {
              * Email
              * @description Contact email (the login's email when empty)
              */
-            email?: string | "" | null;
+            email?: string | "";
             /**
              * Hazmat Expiry
              * @description Hazmat endorsement expiry
@@ -9044,18 +9066,19 @@ export interface components {
             /** Home Yard Id */
             home_yard_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Licence Class
              * @description Commercial driver's licence class; empty: none
+             * @enum {string}
              */
-            licence_class?: ("A" | "B" | "C" | "") | null;
+            licence_class?: "A" | "B" | "C" | "";
             /** Licence Expiry */
             licence_expiry?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /** Region Id */
             region_id?: number | null;
             /**
@@ -10867,38 +10890,44 @@ export interface components {
         };
         /** FeeUpdate */
         FeeUpdate: {
-            /** Amount Type */
-            amount_type?: ("fixed_amount" | "percentage") | null;
+            /**
+             * Amount Type
+             * @enum {string}
+             */
+            amount_type?: "fixed_amount" | "percentage";
             /**
              * Customer Id
              * @description Only for this customer (empty: every customer)
              */
             customer_id?: number | null;
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Erp Code
              * @description The item code in the accounting system
              */
-            erp_code?: string | null;
+            erp_code?: string;
             /**
              * Fee Code
              * @description Unique when set, kept upper-case
              */
-            fee_code?: string | null;
-            /** Fee Type */
-            fee_type?: ("flat" | "per_unit" | "percentage") | null;
+            fee_code?: string;
+            /**
+             * Fee Type
+             * @enum {string}
+             */
+            fee_type?: "flat" | "per_unit" | "percentage";
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Name
              * @description e.g. Delivery, Environmental
              */
-            name?: string | null;
+            name?: string;
             /** Quantity */
-            quantity?: number | string | null;
+            quantity?: number | string;
             /** Rate */
-            rate?: number | string | null;
+            rate?: number | string;
         };
         /** FinalPriceOut */
         FinalPriceOut: {
@@ -13176,14 +13205,14 @@ export interface components {
              * Code
              * @description Short unique code, kept upper-case
              */
-            code?: string | null;
+            code?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Name
              * @description e.g. ACH, Check, Credit Card
              */
-            name?: string | null;
+            name?: string;
         };
         /** PaymentOut */
         PaymentOut: {
@@ -13337,27 +13366,27 @@ export interface components {
              * Discount Days
              * @description Days the discount applies for
              */
-            discount_days?: number | null;
+            discount_days?: number;
             /**
              * Discount Percent
              * @description Early-payment discount, percent
              */
-            discount_percent?: number | string | null;
+            discount_percent?: number | string;
             /**
              * Is Default
              * @description The term new customers get; setting it clears the previous default
              */
-            is_default?: boolean | null;
+            is_default?: boolean;
             /**
              * Name
              * @description e.g. Net 30, 2/10 Net 30, COD
              */
-            name?: string | null;
+            name?: string;
             /**
              * Net Days
              * @description Days after the invoice date it is due; 0: on receipt
              */
-            net_days?: number | null;
+            net_days?: number;
         };
         /** PendingOut */
         PendingOut: {
@@ -13715,8 +13744,11 @@ export interface components {
         };
         /** PricingruleUpdate */
         PricingruleUpdate: {
-            /** Basis */
-            basis?: ("rack" | "last_cost" | "fixed") | null;
+            /**
+             * Basis
+             * @enum {string}
+             */
+            basis?: "rack" | "last_cost" | "fixed";
             /** Category Id */
             category_id?: number | null;
             /** Company Type Id */
@@ -13730,30 +13762,36 @@ export interface components {
             /** Fixed Price */
             fixed_price?: number | string | null;
             /** Freight Per Unit */
-            freight_per_unit?: number | string | null;
+            freight_per_unit?: number | string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Margin */
-            margin?: number | string | null;
-            /** Margin Type */
-            margin_type?: ("per_unit" | "percent") | null;
+            margin?: number | string;
+            /**
+             * Margin Type
+             * @enum {string}
+             */
+            margin_type?: "per_unit" | "percent";
             /** Minimum Margin */
             minimum_margin?: number | string | null;
             /** Minimum Price */
             minimum_price?: number | string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /**
              * Priority
              * @description Higher wins among equally specific rules
              */
-            priority?: number | null;
+            priority?: number;
             /** Product Id */
             product_id?: number | null;
-            /** Rack Mode */
-            rack_mode?: ("named" | "lowest" | "average") | null;
+            /**
+             * Rack Mode
+             * @enum {string}
+             */
+            rack_mode?: "named" | "lowest" | "average";
             /** Rounding */
-            rounding?: number | string | null;
+            rounding?: number | string;
             /** Ship To Id */
             ship_to_id?: number | null;
             /** State Id */
@@ -13857,7 +13895,7 @@ export interface components {
         /** ProductcategoryUpdate */
         ProductcategoryUpdate: {
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Name
              * @description Required: 'Missing required field: name'
@@ -14181,7 +14219,7 @@ export interface components {
              */
             category_id?: number | null;
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Name
              * @description Required
@@ -14315,6 +14353,69 @@ export interface components {
             /** Terminal Id */
             terminal_id?: number | null;
         };
+        /** PurchaseOrderListQuery */
+        PurchaseOrderListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `number` (text): contains, equals, startsWith, endsWith, between
+             *     - `order_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `terminal_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `total` (number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /** Order Date End */
+            order_date_end?: string | null;
+            /** Order Date Start */
+            order_date_start?: string | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, id, number, order_date, status, supplier_name, terminal_name, total
+             */
+            sort_by?: ("created_at" | "id" | "number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
+            /**
+             * Status
+             * @description A status or several, comma-separated
+             */
+            status?: string | null;
+            /** Supplier Id */
+            supplier_id?: number | null;
+            /** Terminal Id */
+            terminal_id?: number | null;
+        };
         /** PurchaseOrderOut */
         PurchaseOrderOut: {
             /** Allowed Actions */
@@ -14368,63 +14469,6 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
-        };
-        /** PurchaseOrderQuery */
-        PurchaseOrderQuery: {
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /** Order Date End */
-            order_date_end?: string | null;
-            /** Order Date Start */
-            order_date_start?: string | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /**
-             * Status
-             * @description A status or several, comma-separated
-             */
-            status?: string | null;
-            /** Supplier Id */
-            supplier_id?: number | null;
-            /** Terminal Id */
-            terminal_id?: number | null;
         };
         /** PurchaseOrderRow */
         PurchaseOrderRow: {
@@ -15044,11 +15088,11 @@ export interface components {
              * Code
              * @description Short code, e.g. GC; unique when set
              */
-            code?: string | null;
+            code?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** RenderedHtml */
         RenderedHtml: {
@@ -15230,6 +15274,78 @@ export interface components {
             /** Ship To Id */
             ship_to_id?: number | null;
         };
+        /** SalesOrderListQuery */
+        SalesOrderListQuery: {
+            /** Customer Id */
+            customer_id?: number | null;
+            /** Driver Id */
+            driver_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `created_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+             *     - `customer_id` (whole number): equals, greaterThan, lessThan, between
+             *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `driver_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `number` (text): contains, equals, startsWith, endsWith, between
+             *     - `planned_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+             *     - `ship_to_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             *     - `subtotal` (number): equals, greaterThan, lessThan, between
+             *     - `total` (number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("created_at" | "customer_id" | "customer_name" | "driver_name" | "number" | "planned_date" | "po_number" | "ship_to_name" | "status" | "subtotal" | "total") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Planned Date End */
+            planned_date_end?: string | null;
+            /** Planned Date Start */
+            planned_date_start?: string | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /** Ship To Id */
+            ship_to_id?: number | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, customer, customer_name, id, number, planned_date, po_number, status, total, updated_at
+             */
+            sort_by?: ("created_at" | "customer" | "customer_name" | "id" | "number" | "planned_date" | "po_number" | "status" | "total" | "updated_at") | null;
+            /**
+             * Status
+             * @description A status, several comma-separated, or `archive` (the archive tab)
+             */
+            status?: string | null;
+            /** Truck Id */
+            truck_id?: number | null;
+        };
         /** SalesOrderOut */
         SalesOrderOut: {
             /** Allowed Actions */
@@ -15303,67 +15419,6 @@ export interface components {
             updated_at: string;
             /** Verified At */
             verified_at: string | null;
-        };
-        /** SalesOrderQuery */
-        SalesOrderQuery: {
-            /** Customer Id */
-            customer_id?: number | null;
-            /** Driver Id */
-            driver_id?: number | null;
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /** Planned Date End */
-            planned_date_end?: string | null;
-            /** Planned Date Start */
-            planned_date_start?: string | null;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /** Ship To Id */
-            ship_to_id?: number | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /**
-             * Status
-             * @description A status, several comma-separated, or `archive` (the archive tab)
-             */
-            status?: string | null;
-            /** Truck Id */
-            truck_id?: number | null;
         };
         /**
          * SalesOrderRow
@@ -15602,32 +15657,32 @@ export interface components {
              * Access Hours
              * @description e.g. Mon-Fri 6am-4pm, gate code 1234
              */
-            access_hours?: string | null;
+            access_hours?: string;
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
              */
             city_id?: number | null;
             /** Customer Id */
-            customer_id?: number | null;
+            customer_id?: number;
             /** Delivery Instructions */
-            delivery_instructions?: string | null;
+            delivery_instructions?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Latitude */
             latitude?: (number | string) | null;
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** State Id */
             state_id?: number | null;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** ShipToIn */
         ShipToIn: {
@@ -15929,11 +15984,11 @@ export interface components {
         /** StateUpdate */
         StateUpdate: {
             /** Code */
-            code?: string | null;
+            code?: string;
             /** Country */
-            country?: string | null;
+            country?: string;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** StatusQuery */
         StatusQuery: {
@@ -16243,16 +16298,16 @@ export interface components {
              * Alias Code
              * @description The supplier's item code
              */
-            alias_code?: string | null;
+            alias_code?: string;
             /**
              * Alias Name
              * @description The supplier's name for the product
              */
-            alias_name?: string | null;
+            alias_name?: string;
             /** Product Id */
-            product_id?: number | null;
+            product_id?: number;
             /** Supplier Id */
-            supplier_id?: number | null;
+            supplier_id?: number;
         };
         /** SupplierRef */
         SupplierRef: {
@@ -16287,9 +16342,9 @@ export interface components {
         /** SupplierUpdate */
         SupplierUpdate: {
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -16299,28 +16354,31 @@ export interface components {
              * Code
              * @description Vendor number; unique when set
              */
-            code?: string | null;
+            code?: string;
             /** Contact Name */
-            contact_name?: string | null;
+            contact_name?: string;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /** State Id */
             state_id?: number | null;
-            /** Status */
-            status?: ("active" | "inactive") | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
             /**
              * Terminals
              * @description Ids of terminals it loads at
              */
-            terminals?: number[] | null;
+            terminals?: number[];
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** SyncItemsIn */
         SyncItemsIn: {
@@ -16651,55 +16709,56 @@ export interface components {
         /** TaxUpdate */
         TaxUpdate: {
             /** Applies To All Cities */
-            applies_to_all_cities?: boolean | null;
+            applies_to_all_cities?: boolean;
             /** Applies To All Product Categories */
-            applies_to_all_product_categories?: boolean | null;
+            applies_to_all_product_categories?: boolean;
             /** Applies To All Products */
-            applies_to_all_products?: boolean | null;
+            applies_to_all_products?: boolean;
             /** Applies To All States */
-            applies_to_all_states?: boolean | null;
+            applies_to_all_states?: boolean;
             /** Category Ids */
-            category_ids?: number[] | null;
+            category_ids?: number[];
             /** City Ids */
-            city_ids?: number[] | null;
+            city_ids?: number[];
             /**
              * Code
              * @description Unique, kept upper-case
              */
-            code?: string | null;
+            code?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Exemptible
              * @description Not charged to tax-exempt customers
              */
-            exemptible?: boolean | null;
+            exemptible?: boolean;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Is Taxable
              * @description Later percent taxes include this tax (tax on tax)
              */
-            is_taxable?: boolean | null;
+            is_taxable?: boolean;
             /**
              * Kind
              * @description percent of the line, per_unit (gallon), fixed per document
+             * @enum {string}
              */
-            kind?: ("percent" | "per_unit" | "fixed") | null;
+            kind?: "percent" | "per_unit" | "fixed";
             /**
              * Name
              * @description e.g. Federal diesel excise
              */
-            name?: string | null;
+            name?: string;
             /** Product Ids */
-            product_ids?: number[] | null;
+            product_ids?: number[];
             /**
              * Sequence
              * @description Order of computation, lower first
              */
-            sequence?: number | null;
+            sequence?: number;
             /** State Ids */
-            state_ids?: number[] | null;
+            state_ids?: number[];
         };
         /** TemplateIn */
         TemplateIn: {
@@ -16718,9 +16777,11 @@ export interface components {
         TemplateListQuery: {
             /**
              * Filter Field
-             * @description A field from the list's filterable fields
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `name` (text): contains, equals, startsWith, endsWith, between
+             *     - `type` (text): contains, equals, startsWith, endsWith, between
              */
-            filter_field?: string | null;
+            filter_field?: ("name" | "type") | null;
             /**
              * Filter Operator
              * @description How filter_value is compared
@@ -16754,9 +16815,9 @@ export interface components {
             size?: number | null;
             /**
              * Sort By
-             * @description A field from the list's sortable fields
+             * @description Sort by one of: created_at, name, type, updated_at
              */
-            sort_by?: string | null;
+            sort_by?: ("created_at" | "name" | "type" | "updated_at") | null;
             /** Type */
             type?: ("invoice" | "delivery_ticket" | "sales_order") | null;
         };
@@ -16961,38 +17022,38 @@ export interface components {
         /** TerminalUpdate */
         TerminalUpdate: {
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
              */
             city_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Latitude */
             latitude?: (number | string) | null;
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /** State Id */
             state_id?: number | null;
             /**
              * Suppliers
              * @description Ids of suppliers loading here
              */
-            suppliers?: number[] | null;
+            suppliers?: number[];
             /**
              * Terminal Code
              * @description TCN, e.g. T-76-TX-2000; unique
              */
-            terminal_code?: string | null;
+            terminal_code?: string;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** TruckOut */
         TruckOut: {
@@ -17417,7 +17478,7 @@ export interface components {
         /** YardUpdate */
         YardUpdate: {
             /** Address */
-            address?: string | null;
+            address?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -17427,21 +17488,21 @@ export interface components {
              * Code
              * @description Short code, e.g. HOU; unique when set
              */
-            code?: string | null;
+            code?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Latitude */
             latitude?: (number | string) | null;
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Region Id */
             region_id?: number | null;
             /** State Id */
             state_id?: number | null;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
     };
     responses: never;
@@ -17612,6 +17673,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -17762,6 +17832,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17927,6 +18006,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18283,6 +18371,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -18460,8 +18557,17 @@ export interface operations {
                 bill_date_end?: string | null;
                 bill_date_start?: string | null;
                 due_date_end?: string | null;
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `bill_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `bill_number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `due_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `match_status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `total` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("bill_date" | "bill_number" | "due_date" | "match_status" | "status" | "supplier_name" | "total") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -18476,8 +18582,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: bill_date, bill_number, created_at, due_date, id, status, supplier_name, total */
+                sort_by?: ("bill_date" | "bill_number" | "created_at" | "due_date" | "id" | "status" | "supplier_name" | "total") | null;
                 /** @description A status or several, comma-separated */
                 status?: string | null;
                 supplier_id?: number | null;
@@ -18604,6 +18710,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18769,6 +18884,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18943,6 +19067,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19267,6 +19400,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -19385,6 +19527,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19550,6 +19701,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19732,6 +19892,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20194,7 +20363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -20480,6 +20649,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -20645,6 +20823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -20803,6 +20990,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21178,6 +21374,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -21336,6 +21541,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21671,6 +21885,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -21762,6 +21985,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21916,6 +22148,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22081,6 +22322,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22441,6 +22691,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -22590,6 +22849,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22755,6 +23023,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23103,6 +23380,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23471,6 +23757,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -23562,6 +23857,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24004,6 +24308,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -24162,6 +24475,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24468,7 +24790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -24845,6 +25167,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -25003,6 +25334,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25396,7 +25736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -25661,8 +26001,16 @@ export interface operations {
     delivery_ticket_list_tickets: {
         parameters: {
             query?: {
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `delivered_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+                 *     - `number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `sales_order_id` (whole number): equals, greaterThan, lessThan, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 */
+                filter_field?: ("customer_name" | "delivered_at" | "number" | "po_number" | "sales_order_id" | "status") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -25676,8 +26024,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, delivered_at, id, number, status */
+                sort_by?: ("created_at" | "delivered_at" | "id" | "number" | "status") | null;
                 status?: ("open" | "delivered" | "void") | null;
             };
             header?: never;
@@ -26223,6 +26571,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -26503,6 +26860,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -26681,6 +27047,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -26761,6 +27136,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26975,7 +27359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -27194,6 +27578,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27557,6 +27950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -27842,6 +28244,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -27967,6 +28378,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -28047,6 +28467,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28450,6 +28879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -28608,6 +29046,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28958,6 +29405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -29277,6 +29733,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29681,6 +30146,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -29699,7 +30173,6 @@ export interface operations {
                 idempotency_key?: string | null;
                 /** @description Attach the delivery tickets of the invoice's sales order too */
                 include_delivery_ticket?: boolean;
-                invoice_pdf?: string | null;
             };
             header?: never;
             path: {
@@ -29707,7 +30180,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Invoice Pdf */
+                    invoice_pdf?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -29716,6 +30196,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_list_MailDraftOut__"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Not signed in, or the session has ended */
@@ -29756,6 +30245,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29933,7 +30440,6 @@ export interface operations {
                 idempotency_key?: string | null;
                 /** @description Attach the delivery tickets of the invoice's sales order too */
                 include_delivery_ticket?: boolean;
-                invoice_pdf?: string | null;
             };
             header?: never;
             path: {
@@ -29941,7 +30447,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Invoice Pdf */
+                    invoice_pdf?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -29950,6 +30463,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_list_EmailOut__"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Not signed in, or the session has ended */
@@ -29990,6 +30512,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30421,6 +30961,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -30579,6 +31128,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30820,6 +31378,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31402,6 +31969,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -31491,6 +32067,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31755,6 +32340,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -31846,6 +32440,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32108,7 +32711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -32282,6 +32885,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -32373,6 +32985,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32537,6 +33158,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -32581,6 +33211,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32754,6 +33393,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -32912,6 +33560,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33261,6 +33918,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -33419,6 +34085,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33882,6 +34557,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -34190,6 +34874,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -34359,6 +35052,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -34517,6 +35219,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34836,6 +35547,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -34994,6 +35714,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35348,6 +36077,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -35506,6 +36244,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35882,6 +36629,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -35962,6 +36718,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36194,6 +36959,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36506,7 +37280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -36856,8 +37630,16 @@ export interface operations {
     purchase_order_list_purchase_orders: {
         parameters: {
             query?: {
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `order_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `terminal_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `total` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -36872,8 +37654,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, id, number, order_date, status, supplier_name, terminal_name, total */
+                sort_by?: ("created_at" | "id" | "number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
                 /** @description A status or several, comma-separated */
                 status?: string | null;
                 supplier_id?: number | null;
@@ -37001,6 +37783,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37166,6 +37957,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37347,6 +38147,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -37438,6 +38247,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37543,6 +38361,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -37634,6 +38461,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37816,6 +38652,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -37958,6 +38803,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38379,6 +39233,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description QuickBooks Online refused the data */
             422: {
                 headers: {
@@ -38587,6 +39450,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -38732,6 +39604,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38941,6 +39822,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -39099,6 +39989,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39442,6 +40341,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -39600,6 +40508,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39804,8 +40721,21 @@ export interface operations {
             query?: {
                 customer_id?: number | null;
                 driver_id?: number | null;
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `created_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+                 *     - `customer_id` (whole number): equals, greaterThan, lessThan, between
+                 *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `driver_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `planned_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `ship_to_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `subtotal` (number): equals, greaterThan, lessThan, between
+                 *     - `total` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("created_at" | "customer_id" | "customer_name" | "driver_name" | "number" | "planned_date" | "po_number" | "ship_to_name" | "status" | "subtotal" | "total") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -39821,8 +40751,8 @@ export interface operations {
                 ship_to_id?: number | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, customer, customer_name, id, number, planned_date, po_number, status, total, updated_at */
+                sort_by?: ("created_at" | "customer" | "customer_name" | "id" | "number" | "planned_date" | "po_number" | "status" | "total" | "updated_at") | null;
                 /** @description A status, several comma-separated, or `archive` (the archive tab) */
                 status?: string | null;
                 truck_id?: number | null;
@@ -39956,6 +40886,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -40036,6 +40975,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40208,6 +41156,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -40299,6 +41256,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40404,6 +41370,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -40495,6 +41470,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41067,6 +42051,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -41225,6 +42218,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41577,7 +42579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -41757,6 +42759,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -41925,6 +42936,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -42083,6 +43103,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42405,6 +43434,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42914,6 +43952,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -43072,6 +44119,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43516,6 +44572,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -43606,8 +44671,12 @@ export interface operations {
     template_list_templates: {
         parameters: {
             query?: {
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `type` (text): contains, equals, startsWith, endsWith, between
+                 */
+                filter_field?: ("name" | "type") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -43620,8 +44689,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, name, type, updated_at */
+                sort_by?: ("created_at" | "name" | "type" | "updated_at") | null;
                 type?: ("invoice" | "delivery_ticket" | "sales_order") | null;
             };
             header?: never;
@@ -43737,6 +44806,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43902,6 +44980,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44447,6 +45534,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -44570,6 +45666,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44757,6 +45862,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -44915,6 +46029,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45222,7 +46345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -45589,6 +46712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -45747,6 +46879,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46086,6 +47227,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -46244,6 +47394,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

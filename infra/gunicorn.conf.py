@@ -8,16 +8,60 @@ Everything is read from the environment so one file serves every place:
 - ``GUNICORN_TIMEOUT`` (default 60 s), ``GUNICORN_MAX_REQUESTS`` (default 10000, jittered);
 - ``FORWARDED_ALLOW_IPS``: proxies whose X-Forwarded-* headers are trusted (the ALB in AWS);
 - ``DB_MAX_PARALLEL_WORKERS_PER_GATHER`` (default 0 here): parallel query for request connections.
+
+Requests gunicorn itself refuses before Django sees them (a request line or headers over the limits
+below, a malformed request) are answered as JSON ``{"detail": ...}`` like every answer under /api
+(``JsonErrorWorker``), not gunicorn's HTML page.
 """
 
+import json
 import os
+
+from gunicorn import util
+from gunicorn.workers.sync import SyncWorker
 
 _host = os.environ.get("HOST", "127.0.0.1")
 _port = os.environ.get("PORT", "8000")
 bind = os.environ.get("GUNICORN_BIND", f"{_host}:{_port}")
 
 workers = int(os.environ.get("WEB_CONCURRENCY", "3" if (os.cpu_count() or 1) >= 4 else "2"))
-worker_class = "sync"
+
+# What gunicorn answers itself, by status: the sentence of the JSON body.
+GUNICORN_ERROR_DETAILS = {
+    400: "The request is malformed and was refused.",
+    403: "The request was refused.",
+    414: "The request line is too long: the limit is {limit:,} bytes. Send long lists or searches in a body.",
+    417: "The request's Expect header cannot be met.",
+    431: "The request's headers are too large.",
+    500: "Something went wrong on our side. The error has been recorded.",
+    501: "The request's transfer coding is not supported.",
+}
+
+
+def write_json_error(sock, status_int, reason, mesg):  # type: ignore[no-untyped-def]
+    """gunicorn.util.write_error's contract, writing `{"detail": ...}` instead of an HTML page."""
+    detail = GUNICORN_ERROR_DETAILS.get(status_int, "The request could not be handled.")
+    body = json.dumps({"detail": detail.format(limit=limit_request_line)}).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin1") + body)
+
+
+class JsonErrorWorker(SyncWorker):  # type: ignore[misc]
+    """The sync worker, answering the requests gunicorn refuses itself in JSON: gunicorn writes those
+    through `gunicorn.util.write_error` (workers/base.py, handle_error), replaced in this process."""
+
+    def init_process(self) -> None:
+        util.write_error = write_json_error
+        super().init_process()
+
+
+worker_class = JsonErrorWorker
+# The longest request line accepted (method, URL with its query, version): gunicorn's maximum. The
+# default, 4094, refused a long search or a list of ids in the query (414) before Django saw it.
+limit_request_line = 8190
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 20
 keepalive = 5

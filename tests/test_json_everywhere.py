@@ -153,3 +153,23 @@ def test_products_of_a_category_take_the_category_from_the_path_only(api_a):
     # A category_id in the query cannot override the path's (it used to be declared twice).
     res = api_a.get(f"/api/product/products/products_category/{fuel['id']}", {"category_id": lubes["id"]})
     assert res.status_code == 200 and [p["code"] for p in res.json()["data"]["items"]] == ["F1"]
+
+
+def test_every_collection_answers_an_undocumented_method_with_a_405(api_a):
+    """A collection path (no parameter: `/api/product-category`) takes exactly the methods the
+    OpenAPI document lists for it; any other is a JSON 405 with an Allow header of those methods (a
+    PUT without an id used to be a 422 on three catalog collections)."""
+    from fueldesk.api import api
+
+    checked = 0
+    for path, ops in api.get_openapi_schema(path_prefix="/api")["paths"].items():
+        if "{" in path:
+            continue
+        documented = {m for m in ops if m in METHODS}
+        for method in sorted(set(METHODS) - documented):
+            body = {} if method == "get" else {"data": "{}", "content_type": "application/json"}
+            res = getattr(api_a.client, method)(path, **body, HTTP_AUTHORIZATION=f"Bearer {api_a.token}")
+            assert_json_detail(res, 405)
+            assert {m.strip().lower() for m in res["Allow"].split(",")} == documented, (method, path)
+            checked += 1
+    assert checked > 300

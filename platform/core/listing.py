@@ -124,7 +124,10 @@ class ListSpec:
     def query_schema(self, name: str, extra: type[Schema] | None = None) -> type[Schema]:
         """The list's query parameters: `ListParams` (+ the list's own filters) with `sort_by` and
         `filter_field` typed as enums of this spec's names."""
-        bases: tuple[type[Schema], ...] = (ListParams, extra) if extra is not None else (ListParams,)
+        bases: tuple[type[Schema], ...] = (ListParams,)
+        if extra is not None:
+            # A list's own query class may already be a ListParams (it keeps its other fields).
+            bases = (extra,) if issubclass(extra, ListParams) else (ListParams, extra)
         fields: dict[str, Any] = {}
         if self.prefix_below:
             fields["search"] = (

@@ -123,6 +123,33 @@ def error_codes(method: str, operation: dict[str, Any]) -> set[str]:
     return codes | EXTRA.get(str(operation.get("operationId")), set())
 
 
+# A time of day (dt.time: a delivery window) is a wall-clock time without a zone, answered as
+# `HH:MM:SS` (core/renderers.py). JSON Schema's `format: time` is RFC 3339's full-time, which
+# requires an offset ("11:25:11Z"): validators (the fuzz suite's) refuse every zone-less value, so
+# the document says what the API really takes and answers.
+WALL_CLOCK_TIME: dict[str, Any] = {
+    "type": "string",
+    "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,6})?)?$",
+    "description": "A time of day, HH:MM:SS (answers) or HH:MM[:SS[.ffffff]] (requests), without a zone",
+}
+
+
+def declare_wall_clock_times(node: Any) -> None:
+    """Every `format: time` string of the document as WALL_CLOCK_TIME (in place)."""
+    if isinstance(node, dict):
+        if node.get("type") == "string" and node.get("format") == "time":
+            del node["format"]
+            description = node.get("description")
+            node.update(WALL_CLOCK_TIME)
+            if description:
+                node["description"] = f"{description} ({WALL_CLOCK_TIME['description']})"
+        for value in node.values():
+            declare_wall_clock_times(value)
+    elif isinstance(node, list):
+        for item in node:
+            declare_wall_clock_times(item)
+
+
 def declare_error_responses(schema: dict[str, Any]) -> dict[str, Any]:
     """Add the error responses (with the `{detail}` schema) to every operation of the document."""
     schema.setdefault("components", {}).setdefault("schemas", {})[ERROR_SCHEMA_NAME] = ERROR_SCHEMA

@@ -1,6 +1,7 @@
 """JSON rendering with orjson (several times faster than the stdlib encoder on 100-row pages),
 keeping Django's output for the types it formats itself: datetimes, dates and times go through
-DjangoJSONEncoder exactly as before (ISO, milliseconds, `Z`), Decimals become strings."""
+DjangoJSONEncoder exactly as before (ISO, milliseconds, `Z`), Decimals become strings; a time of day is
+`HH:MM:SS`."""
 
 from __future__ import annotations
 
@@ -29,8 +30,15 @@ def _datetime(o: dt.datetime) -> str:
     return r
 
 
+def _time(o: dt.time) -> str:
+    # A wall-clock time (a delivery window) to the second, as the OpenAPI document declares it
+    # (core.openapi.WALL_CLOCK_TIME); DjangoJSONEncoder wrote milliseconds ("11:25:11.611").
+    return o.isoformat(timespec="seconds")
+
+
 _FAST: dict[type, Callable[[Any], Any]] = {
     dt.datetime: _datetime,
+    dt.time: _time,
     dt.date: dt.date.isoformat,
     decimal.Decimal: str,
 }

@@ -5,7 +5,7 @@ from importlib import import_module
 from typing import Any
 
 from core.errors import install_error_handlers
-from core.openapi import declare_error_responses
+from core.openapi import declare_error_responses, declare_wall_clock_times
 from core.parser import KitParser
 from core.renderers import ORJSONRenderer
 from ninja import NinjaAPI
@@ -42,6 +42,7 @@ class FuelDeskAPI(NinjaAPI):
     def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: Any = None) -> Any:
         # Every operation's error responses, with the `{detail}` schema (core/openapi.py).
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        declare_wall_clock_times(schema)  # times of day as `HH:MM:SS`, not RFC 3339's zoned `time`
         return declare_error_responses(schema)
 
     def get_openapi_operation_id(self, operation: Any) -> str:

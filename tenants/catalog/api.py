@@ -29,8 +29,9 @@ category_router = Router(tags=["product-category"])
 sub_category_router = Router(tags=["product-sub-category"])
 
 
-def missing_id_routes(router: Router, path: str, resource: str, message: str, *, bare: bool = True) -> None:
-    """PUT and DELETE without a usable id (none, or 'undefined') answer the spec's sentence, not a 404."""
+def missing_id_routes(router: Router, path: str, resource: str, message: str) -> None:
+    """PUT and DELETE with an id that is not one ('undefined', '0') answer the spec's sentence, not a
+    404. Without any id the path is the collection's, which answers 405 like every collection's."""
     for method in ("PUT", "DELETE"):
         auth = perm(f"{resource}.{'change' if method == 'PUT' else 'delete'}")
 
@@ -39,13 +40,6 @@ def missing_id_routes(router: Router, path: str, resource: str, message: str, *,
 
         missing_raw_id.__name__ = f"missing_id_{method.lower()}_{resource}_raw"
         router.api_operation([method], f"{path}/{{raw}}", auth=auth, include_in_schema=False)(missing_raw_id)
-        if bare:
-
-            def missing_id(request: HttpRequest) -> Any:
-                raise ApiError(422, message)
-
-            missing_id.__name__ = f"missing_id_{method.lower()}_{resource}"
-            router.api_operation([method], path, auth=auth, include_in_schema=False)(missing_id)
 
     # A GET of the same not-an-id path is simply not found (not a 405 because PUT/DELETE match it).
     def not_an_id(request: HttpRequest, raw: str) -> Any:
@@ -252,7 +246,7 @@ def delete_product_by_query(request: HttpRequest, product_id: int | None = None)
     return ok(None, "Product deleted successfully")
 
 
-missing_id_routes(product_router, "/products", "product", services.MISSING_PRODUCT_ID, bare=False)
+missing_id_routes(product_router, "/products", "product", services.MISSING_PRODUCT_ID)
 missing_id_routes(sub_category_router, "", "product_sub_category", services.MISSING_SUB_CATEGORY_ID)
 
 routes = [

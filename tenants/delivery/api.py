@@ -45,6 +45,8 @@ LIST_SPEC = ListSpec(
     },
     default_sort="-created_at",
 )
+# sort_by and filter_field as enums of LIST_SPEC's names (core.listing.ListSpec.query_schema).
+DeliveryTicketListQuery = LIST_SPEC.query_schema("DeliveryTicketListQuery", extra=DeliveryTicketQuery)
 PDF_DOC = {
     "responses": {
         "200": {
@@ -77,7 +79,7 @@ def pdf_response(ticket_id: int) -> HttpResponse:
     description="Newest first; `sales_order_id` narrows to an order's tickets, `status` to open, delivered "
     "or void.",
 )
-def list_tickets(request: HttpRequest, params: Query[DeliveryTicketQuery]) -> Any:
+def list_tickets(request: HttpRequest, params: Query[DeliveryTicketListQuery]) -> Any:  # type: ignore[valid-type]
     qs = apply_list(selectors.filter_tickets(scoped(selectors.tickets()), params), params, LIST_SPEC)
     return ok(paginate(qs, params, DEFAULT_SIZE), "Delivery tickets retrieved successfully")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.envelope import Envelope, Message, Page, ok
-from core.listing import ListParams, ListSpec, apply_list, paginate
+from core.listing import ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -55,8 +55,8 @@ PDF_OR_HTML = {
 }
 
 
-class TemplateListQuery(ListParams, TemplateQuery):
-    pass
+# sort_by and filter_field as enums of LIST_SPEC's names (core.listing.ListSpec.query_schema).
+TemplateListQuery = LIST_SPEC.query_schema("TemplateListQuery", extra=TemplateQuery)
 
 
 def _wants_pdf(request: HttpRequest) -> bool:
@@ -79,7 +79,7 @@ def _rendered(
 
 
 @router.get("", response=Envelope[Page[TemplateOut]], auth=perm("document_template.view"))
-def list_templates(request: HttpRequest, params: Query[TemplateListQuery]) -> Any:
+def list_templates(request: HttpRequest, params: Query[TemplateListQuery]) -> Any:  # type: ignore[valid-type]
     """Templates of this company; the shipped defaults are created the first time."""
     with transaction.atomic():
         services.ensure_defaults()

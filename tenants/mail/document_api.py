@@ -158,7 +158,7 @@ def prepare_invoice_email(
     request: HttpRequest,
     id: int,
     query: Query[MailInvoiceEmailQuery],
-    invoice_pdf: File[UploadedFile] | None = None,
+    invoice_pdf: File[UploadedFile | None] = None,
 ) -> Any:
     """Drafts of the invoice's email, one per recipient (the customer's contacts subscribed to
     invoices, else its billing email), the PDF attached as `invoice-{id}-{date}.pdf`. Nothing is
@@ -184,7 +184,7 @@ def send_invoice_email(
     request: HttpRequest,
     id: int,
     query: Query[MailInvoiceEmailQuery],
-    invoice_pdf: File[UploadedFile] | None = None,
+    invoice_pdf: File[UploadedFile | None] = None,
 ) -> Any:
     """Email the invoice to its recipients now (one email each, through the outbox), attached as
     `<Customer-Name>-<number>-<date>.pdf` (spec §5)."""

@@ -92,6 +92,9 @@ BILL_LIST_SPEC = ListSpec(
     },
     default_sort="-bill_date",
 )
+# sort_by and filter_field as enums of the specs' names (core.listing.ListSpec.query_schema).
+PurchaseOrderListQuery = PO_LIST_SPEC.query_schema("PurchaseOrderListQuery", extra=PurchaseOrderQuery)
+BillListQuery = BILL_LIST_SPEC.query_schema("BillListQuery", extra=BillQuery)
 
 
 def _user(request: HttpRequest) -> Any:
@@ -126,7 +129,7 @@ def _bill(bill_id: int) -> Bill:
     description="Page size 10. Filters: status (one or several, comma-separated), supplier, terminal, "
     "order date range; search over number, reference, supplier and terminal names.",
 )
-def list_purchase_orders(request: HttpRequest, params: Query[PurchaseOrderQuery]) -> Any:
+def list_purchase_orders(request: HttpRequest, params: Query[PurchaseOrderListQuery]) -> Any:  # type: ignore[valid-type]
     qs = apply_list(
         selectors.filter_purchase_orders(selectors.purchase_orders(), params), params, PO_LIST_SPEC
     )
@@ -269,7 +272,7 @@ def delete_receipt(request: HttpRequest, id: int, receipt_id: int) -> Any:
     description="Page size 25. Filters: status, supplier, purchase order, match status, bill date range, due "
     "by; search over bill number, supplier name and purchase order number.",
 )
-def list_bills(request: HttpRequest, params: Query[BillQuery]) -> Any:
+def list_bills(request: HttpRequest, params: Query[BillListQuery]) -> Any:  # type: ignore[valid-type]
     qs = apply_list(selectors.filter_bills(selectors.bills(), params), params, BILL_LIST_SPEC)
     return ok(paginate(qs, params, BILL_DEFAULT_SIZE), "Bills retrieved successfully")
 

@@ -110,6 +110,8 @@ LIST_SPEC = ListSpec(
     },
     default_sort="-sort_planned_date",
 )
+# sort_by and filter_field as enums of LIST_SPEC's names (core.listing.ListSpec.query_schema).
+SalesOrderListQuery = LIST_SPEC.query_schema("SalesOrderListQuery", extra=SalesOrderQuery)
 
 
 def _order(order_id: int) -> SalesOrder:
@@ -140,7 +142,7 @@ def _fresh(order: SalesOrder, message: str) -> Any:
     summary="List sales orders",
     description="Page size 50 (10 for `status=archive`). Without `status`, archived orders are left out.",
 )
-def list_orders(request: HttpRequest, params: Query[SalesOrderQuery]) -> Any:
+def list_orders(request: HttpRequest, params: Query[SalesOrderListQuery]) -> Any:  # type: ignore[valid-type]
     # Through the request's row scope (core.scoping): a driver's own stops only.
     orders = scoped(SalesOrder.objects.all())
     qs = selectors.search_orders(selectors.filter_orders(orders, params), params.search)

@@ -5665,17 +5665,20 @@ export interface components {
         };
         /** AssettypeUpdate */
         AssettypeUpdate: {
-            /** Category */
-            category?: ("truck" | "trailer" | "tank_wagon" | "bobtail" | "other") | null;
+            /**
+             * Category
+             * @enum {string}
+             */
+            category?: "truck" | "trailer" | "tank_wagon" | "bobtail" | "other";
             /** Description */
-            description?: string | null;
+            description?: string;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** AssetUpdate */
         AssetUpdate: {
             /** Asset Name */
-            asset_name?: string | null;
+            asset_name?: string;
             /**
              * Capacity
              * @description Gallons
@@ -5687,23 +5690,26 @@ export interface components {
              */
             customer_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /**
              * Product Id
              * @description What the tank holds
              */
             product_id?: number | null;
             /** Serial Number */
-            serial_number?: string | null;
+            serial_number?: string;
             /**
              * Ship To Id
              * @description Must be a ship-to of the customer
              */
             ship_to_id?: number | null;
-            /** Tank Type */
-            tank_type?: ("above_ground" | "underground" | "skid" | "portable" | "equipment" | "vehicle" | "other") | null;
+            /**
+             * Tank Type
+             * @enum {string}
+             */
+            tank_type?: "above_ground" | "underground" | "skid" | "portable" | "equipment" | "vehicle" | "other";
         };
         /** AssignIn */
         AssignIn: {
@@ -5892,6 +5898,74 @@ export interface components {
             quantity: string;
             /** Unit Price */
             unit_price: string;
+        };
+        /** BillListQuery */
+        BillListQuery: {
+            /** Bill Date End */
+            bill_date_end?: string | null;
+            /** Bill Date Start */
+            bill_date_start?: string | null;
+            /** Due Date End */
+            due_date_end?: string | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `bill_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `bill_number` (text): contains, equals, startsWith, endsWith, between
+             *     - `due_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `match_status` (text): contains, equals, startsWith, endsWith, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `total` (number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("bill_date" | "bill_number" | "due_date" | "match_status" | "status" | "supplier_name" | "total") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /** Match Status */
+            match_status?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Purchase Order Id */
+            purchase_order_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: bill_date, bill_number, created_at, due_date, id, status, supplier_name, total
+             */
+            sort_by?: ("bill_date" | "bill_number" | "created_at" | "due_date" | "id" | "status" | "supplier_name" | "total") | null;
+            /**
+             * Status
+             * @description A status or several, comma-separated
+             */
+            status?: string | null;
+            /** Supplier Id */
+            supplier_id?: number | null;
         };
         /** BillMatchOut */
         BillMatchOut: {
@@ -6219,67 +6293,6 @@ export interface components {
             number: string;
             /** Status */
             status: string;
-        };
-        /** BillQuery */
-        BillQuery: {
-            /** Bill Date End */
-            bill_date_end?: string | null;
-            /** Bill Date Start */
-            bill_date_start?: string | null;
-            /** Due Date End */
-            due_date_end?: string | null;
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /** Match Status */
-            match_status?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /** Purchase Order Id */
-            purchase_order_id?: number | null;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /**
-             * Status
-             * @description A status or several, comma-separated
-             */
-            status?: string | null;
-            /** Supplier Id */
-            supplier_id?: number | null;
         };
         /** BillRow */
         BillRow: {
@@ -6665,9 +6678,9 @@ export interface components {
         /** CityUpdate */
         CityUpdate: {
             /** Name */
-            name?: string | null;
+            name?: string;
             /** State Id */
-            state_id?: number | null;
+            state_id?: number;
         };
         /** ColumnOut */
         ColumnOut: {
@@ -6824,32 +6837,32 @@ export interface components {
              * Asset Number
              * @description Fleet number, unique
              */
-            asset_number?: string | null;
+            asset_number?: string;
             /** Asset Type Id */
-            asset_type_id?: number | null;
+            asset_type_id?: number;
             /**
              * Capacity
              * @description Total tank capacity, US gallons
              */
-            capacity?: number | null;
+            capacity?: number;
             /**
              * Compartments
              * @description Their capacities add up to at most `capacity`
              */
-            compartments?: components["schemas"]["Compartment"][] | null;
+            compartments?: components["schemas"]["Compartment"][];
             /** Home Yard Id */
             home_yard_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Plate */
-            plate?: string | null;
+            plate?: string;
             /**
              * Vin
              * @description 17-character VIN with a valid check digit, or empty
              */
-            vin?: string | null;
+            vin?: string;
         };
         /** CompanySettingsIn */
         CompanySettingsIn: {
@@ -6926,27 +6939,27 @@ export interface components {
         /** CompanysettingsUpdate */
         CompanysettingsUpdate: {
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /** City Id */
             city_id?: number | null;
             /** Company Name */
-            company_name?: string | null;
+            company_name?: string;
             /** Email */
             email?: string | null;
             /** Logo */
-            logo?: components["schemas"]["LogoRef"][] | null;
+            logo?: components["schemas"]["LogoRef"][];
             /** Phone Number */
-            phone_number?: string | null;
+            phone_number?: string;
             /** Postal Code */
-            postal_code?: string | null;
+            postal_code?: string;
             /** State Id */
             state_id?: number | null;
             /** Website Url */
-            website_url?: string | null;
+            website_url?: string;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** CompanyTypeIn */
         CompanyTypeIn: {
@@ -7298,13 +7311,13 @@ export interface components {
         /** ContactserviceUpdate */
         ContactserviceUpdate: {
             /** Code */
-            code?: string | null;
+            code?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** ContractOut */
         ContractOut: {
@@ -7384,9 +7397,9 @@ export interface components {
              * Company Type
              * @description e.g. Construction, Agriculture
              */
-            company_type?: string | null;
+            company_type?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
         };
         /** CustomercontactListQuery */
         CustomercontactListQuery: {
@@ -7453,25 +7466,25 @@ export interface components {
         /** CustomercontactUpdate */
         CustomercontactUpdate: {
             /** Customer Id */
-            customer_id?: number | null;
+            customer_id?: number;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /**
              * Position
              * @description e.g. Accounts Payable, Site Manager
              */
-            position?: string | null;
+            position?: string;
             /**
              * Services
              * @description Contact service ids
              */
-            services?: number[] | null;
+            services?: number[];
             /**
              * Ship To Id
              * @description Must be a ship-to of the customer
@@ -7852,11 +7865,11 @@ export interface components {
              * Account Number
              * @description Unique; generated (C000123) when blank
              */
-            account_number?: string | null;
+            account_number?: string;
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -7867,13 +7880,13 @@ export interface components {
             /** Credit Limit */
             credit_limit?: number | string | null;
             /** Customer Pricing Type */
-            customer_pricing_type?: string | null;
+            customer_pricing_type?: string;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /**
              * Payment Method Id
              * @description A payment method of the pricing app
@@ -7885,25 +7898,28 @@ export interface components {
              */
             payment_term_id?: number | null;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /** State Id */
             state_id?: number | null;
-            /** Status */
-            status?: ("active" | "on_hold" | "credit_hold" | "inactive") | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status?: "active" | "on_hold" | "credit_hold" | "inactive";
             /** Tax Exempt */
-            tax_exempt?: boolean | null;
+            tax_exempt?: boolean;
             /**
              * Tax Exempt Certificate
              * @description Certificate number when tax exempt
              */
-            tax_exempt_certificate?: string | null;
+            tax_exempt_certificate?: string;
             /**
              * Tax Exempt Expires
              * @description The exemption certificate's expiry; from the next day taxes are charged again
              */
             tax_exempt_expires?: string | null;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** DashboardDateRange */
         DashboardDateRange: {
@@ -8352,6 +8368,60 @@ export interface components {
             /** Vcf Group */
             vcf_group: string;
         };
+        /** DeliveryTicketListQuery */
+        DeliveryTicketListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `delivered_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+             *     - `number` (text): contains, equals, startsWith, endsWith, between
+             *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+             *     - `sales_order_id` (whole number): equals, greaterThan, lessThan, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             */
+            filter_field?: ("customer_name" | "delivered_at" | "number" | "po_number" | "sales_order_id" | "status") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Sales Order Id */
+            sales_order_id?: number | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, delivered_at, id, number, status
+             */
+            sort_by?: ("created_at" | "delivered_at" | "id" | "number" | "status") | null;
+            /** Status */
+            status?: ("open" | "delivered" | "void") | null;
+        };
         /** DeliveryTicketOut */
         DeliveryTicketOut: {
             /**
@@ -8421,54 +8491,6 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
-        };
-        /** DeliveryTicketQuery */
-        DeliveryTicketQuery: {
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /** Sales Order Id */
-            sales_order_id?: number | null;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /** Status */
-            status?: ("open" | "delivered" | "void") | null;
         };
         /** DispatchDayOut */
         DispatchDayOut: {
@@ -9096,7 +9118,7 @@ export interface components {
              * Email
              * @description Contact email (the login's email when empty)
              */
-            email?: string | "" | null;
+            email?: string | "";
             /**
              * Hazmat Expiry
              * @description Hazmat endorsement expiry
@@ -9105,18 +9127,19 @@ export interface components {
             /** Home Yard Id */
             home_yard_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Licence Class
              * @description Commercial driver's licence class; empty: none
+             * @enum {string}
              */
-            licence_class?: ("A" | "B" | "C" | "") | null;
+            licence_class?: "A" | "B" | "C" | "";
             /** Licence Expiry */
             licence_expiry?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /** Region Id */
             region_id?: number | null;
             /**
@@ -10936,38 +10959,44 @@ export interface components {
         };
         /** FeeUpdate */
         FeeUpdate: {
-            /** Amount Type */
-            amount_type?: ("fixed_amount" | "percentage") | null;
+            /**
+             * Amount Type
+             * @enum {string}
+             */
+            amount_type?: "fixed_amount" | "percentage";
             /**
              * Customer Id
              * @description Only for this customer (empty: every customer)
              */
             customer_id?: number | null;
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Erp Code
              * @description The item code in the accounting system
              */
-            erp_code?: string | null;
+            erp_code?: string;
             /**
              * Fee Code
              * @description Unique when set, kept upper-case
              */
-            fee_code?: string | null;
-            /** Fee Type */
-            fee_type?: ("flat" | "per_unit" | "percentage") | null;
+            fee_code?: string;
+            /**
+             * Fee Type
+             * @enum {string}
+             */
+            fee_type?: "flat" | "per_unit" | "percentage";
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Name
              * @description e.g. Delivery, Environmental
              */
-            name?: string | null;
+            name?: string;
             /** Quantity */
-            quantity?: number | string | null;
+            quantity?: number | string;
             /** Rate */
-            rate?: number | string | null;
+            rate?: number | string;
         };
         /** FinalPriceOut */
         FinalPriceOut: {
@@ -13267,14 +13296,14 @@ export interface components {
              * Code
              * @description Short unique code, kept upper-case
              */
-            code?: string | null;
+            code?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Name
              * @description e.g. ACH, Check, Credit Card
              */
-            name?: string | null;
+            name?: string;
         };
         /** PaymentOut */
         PaymentOut: {
@@ -13428,27 +13457,27 @@ export interface components {
              * Discount Days
              * @description Days the discount applies for
              */
-            discount_days?: number | null;
+            discount_days?: number;
             /**
              * Discount Percent
              * @description Early-payment discount, percent
              */
-            discount_percent?: number | string | null;
+            discount_percent?: number | string;
             /**
              * Is Default
              * @description The term new customers get; setting it clears the previous default
              */
-            is_default?: boolean | null;
+            is_default?: boolean;
             /**
              * Name
              * @description e.g. Net 30, 2/10 Net 30, COD
              */
-            name?: string | null;
+            name?: string;
             /**
              * Net Days
              * @description Days after the invoice date it is due; 0: on receipt
              */
-            net_days?: number | null;
+            net_days?: number;
         };
         /** PendingOut */
         PendingOut: {
@@ -13811,8 +13840,11 @@ export interface components {
         };
         /** PricingruleUpdate */
         PricingruleUpdate: {
-            /** Basis */
-            basis?: ("rack" | "last_cost" | "fixed") | null;
+            /**
+             * Basis
+             * @enum {string}
+             */
+            basis?: "rack" | "last_cost" | "fixed";
             /** Category Id */
             category_id?: number | null;
             /** Company Type Id */
@@ -13826,30 +13858,36 @@ export interface components {
             /** Fixed Price */
             fixed_price?: number | string | null;
             /** Freight Per Unit */
-            freight_per_unit?: number | string | null;
+            freight_per_unit?: number | string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Margin */
-            margin?: number | string | null;
-            /** Margin Type */
-            margin_type?: ("per_unit" | "percent") | null;
+            margin?: number | string;
+            /**
+             * Margin Type
+             * @enum {string}
+             */
+            margin_type?: "per_unit" | "percent";
             /** Minimum Margin */
             minimum_margin?: number | string | null;
             /** Minimum Price */
             minimum_price?: number | string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /**
              * Priority
              * @description Higher wins among equally specific rules
              */
-            priority?: number | null;
+            priority?: number;
             /** Product Id */
             product_id?: number | null;
-            /** Rack Mode */
-            rack_mode?: ("named" | "lowest" | "average") | null;
+            /**
+             * Rack Mode
+             * @enum {string}
+             */
+            rack_mode?: "named" | "lowest" | "average";
             /** Rounding */
-            rounding?: number | string | null;
+            rounding?: number | string;
             /** Ship To Id */
             ship_to_id?: number | null;
             /** State Id */
@@ -13953,7 +13991,7 @@ export interface components {
         /** ProductcategoryUpdate */
         ProductcategoryUpdate: {
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Name
              * @description Required: 'Missing required field: name'
@@ -14277,7 +14315,7 @@ export interface components {
              */
             category_id?: number | null;
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Name
              * @description Required
@@ -14411,6 +14449,69 @@ export interface components {
             /** Terminal Id */
             terminal_id?: number | null;
         };
+        /** PurchaseOrderListQuery */
+        PurchaseOrderListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `number` (text): contains, equals, startsWith, endsWith, between
+             *     - `order_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `terminal_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `total` (number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /** Order Date End */
+            order_date_end?: string | null;
+            /** Order Date Start */
+            order_date_start?: string | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, id, number, order_date, status, supplier_name, terminal_name, total
+             */
+            sort_by?: ("created_at" | "id" | "number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
+            /**
+             * Status
+             * @description A status or several, comma-separated
+             */
+            status?: string | null;
+            /** Supplier Id */
+            supplier_id?: number | null;
+            /** Terminal Id */
+            terminal_id?: number | null;
+        };
         /** PurchaseOrderOut */
         PurchaseOrderOut: {
             /** Allowed Actions */
@@ -14464,63 +14565,6 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
-        };
-        /** PurchaseOrderQuery */
-        PurchaseOrderQuery: {
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /** Order Date End */
-            order_date_end?: string | null;
-            /** Order Date Start */
-            order_date_start?: string | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /**
-             * Status
-             * @description A status or several, comma-separated
-             */
-            status?: string | null;
-            /** Supplier Id */
-            supplier_id?: number | null;
-            /** Terminal Id */
-            terminal_id?: number | null;
         };
         /** PurchaseOrderRow */
         PurchaseOrderRow: {
@@ -15167,11 +15211,11 @@ export interface components {
              * Code
              * @description Short code, e.g. GC; unique when set
              */
-            code?: string | null;
+            code?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** RenderedHtml */
         RenderedHtml: {
@@ -15371,6 +15415,78 @@ export interface components {
             /** Ship To Id */
             ship_to_id?: number | null;
         };
+        /** SalesOrderListQuery */
+        SalesOrderListQuery: {
+            /** Customer Id */
+            customer_id?: number | null;
+            /** Driver Id */
+            driver_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `created_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+             *     - `customer_id` (whole number): equals, greaterThan, lessThan, between
+             *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `driver_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `number` (text): contains, equals, startsWith, endsWith, between
+             *     - `planned_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+             *     - `ship_to_name` (text): contains, equals, startsWith, endsWith, between
+             *     - `status` (text): contains, equals, startsWith, endsWith, between
+             *     - `subtotal` (number): equals, greaterThan, lessThan, between
+             *     - `total` (number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("created_at" | "customer_id" | "customer_name" | "driver_name" | "number" | "planned_date" | "po_number" | "ship_to_name" | "status" | "subtotal" | "total") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /** Planned Date End */
+            planned_date_end?: string | null;
+            /** Planned Date Start */
+            planned_date_start?: string | null;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /** Ship To Id */
+            ship_to_id?: number | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, customer, customer_name, id, number, planned_date, po_number, status, total, updated_at
+             */
+            sort_by?: ("created_at" | "customer" | "customer_name" | "id" | "number" | "planned_date" | "po_number" | "status" | "total" | "updated_at") | null;
+            /**
+             * Status
+             * @description A status, several comma-separated, or `archive` (the archive tab)
+             */
+            status?: string | null;
+            /** Truck Id */
+            truck_id?: number | null;
+        };
         /** SalesOrderOut */
         SalesOrderOut: {
             /** Allowed Actions */
@@ -15444,67 +15560,6 @@ export interface components {
             updated_at: string;
             /** Verified At */
             verified_at: string | null;
-        };
-        /** SalesOrderQuery */
-        SalesOrderQuery: {
-            /** Customer Id */
-            customer_id?: number | null;
-            /** Driver Id */
-            driver_id?: number | null;
-            /**
-             * Filter Field
-             * @description A field from the list's filterable fields
-             */
-            filter_field?: string | null;
-            /**
-             * Filter Operator
-             * @description How filter_value is compared
-             */
-            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
-            /**
-             * Filter Value
-             * @description The value; for `between`, two comma-separated values
-             */
-            filter_value?: string | null;
-            /**
-             * Order
-             * @description Sort direction
-             */
-            order?: ("asc" | "desc") | null;
-            /**
-             * Page
-             * @description Page number, from 1
-             * @default 1
-             */
-            page: number;
-            /** Planned Date End */
-            planned_date_end?: string | null;
-            /** Planned Date Start */
-            planned_date_start?: string | null;
-            /**
-             * Search
-             * @description Free-text search over the list's text fields
-             */
-            search?: string | null;
-            /** Ship To Id */
-            ship_to_id?: number | null;
-            /**
-             * Size
-             * @description Page size; each list has its default
-             */
-            size?: number | null;
-            /**
-             * Sort By
-             * @description A field from the list's sortable fields
-             */
-            sort_by?: string | null;
-            /**
-             * Status
-             * @description A status, several comma-separated, or `archive` (the archive tab)
-             */
-            status?: string | null;
-            /** Truck Id */
-            truck_id?: number | null;
         };
         /**
          * SalesOrderRow
@@ -15743,32 +15798,32 @@ export interface components {
              * Access Hours
              * @description e.g. Mon-Fri 6am-4pm, gate code 1234
              */
-            access_hours?: string | null;
+            access_hours?: string;
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
              */
             city_id?: number | null;
             /** Customer Id */
-            customer_id?: number | null;
+            customer_id?: number;
             /** Delivery Instructions */
-            delivery_instructions?: string | null;
+            delivery_instructions?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Latitude */
             latitude?: (number | string) | null;
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** State Id */
             state_id?: number | null;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** ShipToIn */
         ShipToIn: {
@@ -16070,11 +16125,11 @@ export interface components {
         /** StateUpdate */
         StateUpdate: {
             /** Code */
-            code?: string | null;
+            code?: string;
             /** Country */
-            country?: string | null;
+            country?: string;
             /** Name */
-            name?: string | null;
+            name?: string;
         };
         /** StatusQuery */
         StatusQuery: {
@@ -16384,16 +16439,16 @@ export interface components {
              * Alias Code
              * @description The supplier's item code
              */
-            alias_code?: string | null;
+            alias_code?: string;
             /**
              * Alias Name
              * @description The supplier's name for the product
              */
-            alias_name?: string | null;
+            alias_name?: string;
             /** Product Id */
-            product_id?: number | null;
+            product_id?: number;
             /** Supplier Id */
-            supplier_id?: number | null;
+            supplier_id?: number;
         };
         /** SupplierRef */
         SupplierRef: {
@@ -16428,9 +16483,9 @@ export interface components {
         /** SupplierUpdate */
         SupplierUpdate: {
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -16440,28 +16495,31 @@ export interface components {
              * Code
              * @description Vendor number; unique when set
              */
-            code?: string | null;
+            code?: string;
             /** Contact Name */
-            contact_name?: string | null;
+            contact_name?: string;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /** Phone */
-            phone?: string | null;
+            phone?: string;
             /** State Id */
             state_id?: number | null;
-            /** Status */
-            status?: ("active" | "inactive") | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
             /**
              * Terminals
              * @description Ids of terminals it loads at
              */
-            terminals?: number[] | null;
+            terminals?: number[];
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** SyncItemsIn */
         SyncItemsIn: {
@@ -16792,55 +16850,56 @@ export interface components {
         /** TaxUpdate */
         TaxUpdate: {
             /** Applies To All Cities */
-            applies_to_all_cities?: boolean | null;
+            applies_to_all_cities?: boolean;
             /** Applies To All Product Categories */
-            applies_to_all_product_categories?: boolean | null;
+            applies_to_all_product_categories?: boolean;
             /** Applies To All Products */
-            applies_to_all_products?: boolean | null;
+            applies_to_all_products?: boolean;
             /** Applies To All States */
-            applies_to_all_states?: boolean | null;
+            applies_to_all_states?: boolean;
             /** Category Ids */
-            category_ids?: number[] | null;
+            category_ids?: number[];
             /** City Ids */
-            city_ids?: number[] | null;
+            city_ids?: number[];
             /**
              * Code
              * @description Unique, kept upper-case
              */
-            code?: string | null;
+            code?: string;
             /** Description */
-            description?: string | null;
+            description?: string;
             /**
              * Exemptible
              * @description Not charged to tax-exempt customers
              */
-            exemptible?: boolean | null;
+            exemptible?: boolean;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /**
              * Is Taxable
              * @description Later percent taxes include this tax (tax on tax)
              */
-            is_taxable?: boolean | null;
+            is_taxable?: boolean;
             /**
              * Kind
              * @description percent of the line, per_unit (gallon), fixed per document
+             * @enum {string}
              */
-            kind?: ("percent" | "per_unit" | "fixed") | null;
+            kind?: "percent" | "per_unit" | "fixed";
             /**
              * Name
              * @description e.g. Federal diesel excise
              */
-            name?: string | null;
+            name?: string;
             /** Product Ids */
-            product_ids?: number[] | null;
+            product_ids?: number[];
             /**
              * Sequence
              * @description Order of computation, lower first
              */
-            sequence?: number | null;
+            sequence?: number;
             /** State Ids */
-            state_ids?: number[] | null;
+            state_ids?: number[];
         };
         /** TemplateIn */
         TemplateIn: {
@@ -16859,9 +16918,11 @@ export interface components {
         TemplateListQuery: {
             /**
              * Filter Field
-             * @description A field from the list's filterable fields
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `name` (text): contains, equals, startsWith, endsWith, between
+             *     - `type` (text): contains, equals, startsWith, endsWith, between
              */
-            filter_field?: string | null;
+            filter_field?: ("name" | "type") | null;
             /**
              * Filter Operator
              * @description How filter_value is compared
@@ -16895,9 +16956,9 @@ export interface components {
             size?: number | null;
             /**
              * Sort By
-             * @description A field from the list's sortable fields
+             * @description Sort by one of: created_at, name, type, updated_at
              */
-            sort_by?: string | null;
+            sort_by?: ("created_at" | "name" | "type" | "updated_at") | null;
             /** Type */
             type?: ("invoice" | "delivery_ticket" | "sales_order") | null;
         };
@@ -17102,38 +17163,38 @@ export interface components {
         /** TerminalUpdate */
         TerminalUpdate: {
             /** Address One */
-            address_one?: string | null;
+            address_one?: string;
             /** Address Two */
-            address_two?: string | null;
+            address_two?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
              */
             city_id?: number | null;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Latitude */
             latitude?: (number | string) | null;
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Notes */
-            notes?: string | null;
+            notes?: string;
             /** State Id */
             state_id?: number | null;
             /**
              * Suppliers
              * @description Ids of suppliers loading here
              */
-            suppliers?: number[] | null;
+            suppliers?: number[];
             /**
              * Terminal Code
              * @description TCN, e.g. T-76-TX-2000; unique
              */
-            terminal_code?: string | null;
+            terminal_code?: string;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
         /** TruckOut */
         TruckOut: {
@@ -17558,7 +17619,7 @@ export interface components {
         /** YardUpdate */
         YardUpdate: {
             /** Address */
-            address?: string | null;
+            address?: string;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -17568,21 +17629,21 @@ export interface components {
              * Code
              * @description Short code, e.g. HOU; unique when set
              */
-            code?: string | null;
+            code?: string;
             /** Is Active */
-            is_active?: boolean | null;
+            is_active?: boolean;
             /** Latitude */
             latitude?: (number | string) | null;
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string | null;
+            name?: string;
             /** Region Id */
             region_id?: number | null;
             /** State Id */
             state_id?: number | null;
             /** Zip Code */
-            zip_code?: string | null;
+            zip_code?: string;
         };
     };
     responses: never;
@@ -17753,6 +17814,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -17903,6 +17973,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18068,6 +18147,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18424,6 +18512,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -18601,8 +18698,17 @@ export interface operations {
                 bill_date_end?: string | null;
                 bill_date_start?: string | null;
                 due_date_end?: string | null;
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `bill_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `bill_number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `due_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `match_status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `total` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("bill_date" | "bill_number" | "due_date" | "match_status" | "status" | "supplier_name" | "total") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -18617,8 +18723,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: bill_date, bill_number, created_at, due_date, id, status, supplier_name, total */
+                sort_by?: ("bill_date" | "bill_number" | "created_at" | "due_date" | "id" | "status" | "supplier_name" | "total") | null;
                 /** @description A status or several, comma-separated */
                 status?: string | null;
                 supplier_id?: number | null;
@@ -18745,6 +18851,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18910,6 +19025,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19084,6 +19208,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19408,6 +19541,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -19526,6 +19668,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19691,6 +19842,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19873,6 +20033,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20335,7 +20504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -20621,6 +20790,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -20786,6 +20964,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -20944,6 +21131,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21319,6 +21515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -21477,6 +21682,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21812,6 +22026,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -21903,6 +22126,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22057,6 +22289,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22222,6 +22463,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22582,6 +22832,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -22731,6 +22990,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22896,6 +23164,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23244,6 +23521,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23612,6 +23898,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -23703,6 +23998,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24145,6 +24449,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -24303,6 +24616,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24609,7 +24931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -24986,6 +25308,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -25144,6 +25475,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25537,7 +25877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -25802,8 +26142,16 @@ export interface operations {
     delivery_ticket_list_tickets: {
         parameters: {
             query?: {
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `delivered_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+                 *     - `number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `sales_order_id` (whole number): equals, greaterThan, lessThan, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 */
+                filter_field?: ("customer_name" | "delivered_at" | "number" | "po_number" | "sales_order_id" | "status") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -25817,8 +26165,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, delivered_at, id, number, status */
+                sort_by?: ("created_at" | "delivered_at" | "id" | "number" | "status") | null;
                 status?: ("open" | "delivered" | "void") | null;
             };
             header?: never;
@@ -26364,6 +26712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -26644,6 +27001,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -26822,6 +27188,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -26902,6 +27277,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27116,7 +27500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -27335,6 +27719,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27691,6 +28084,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28081,6 +28483,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -28206,6 +28617,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -28286,6 +28706,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28689,6 +29118,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -28847,6 +29285,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29197,6 +29644,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -29516,6 +29972,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29920,6 +30385,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -29938,7 +30412,6 @@ export interface operations {
                 idempotency_key?: string | null;
                 /** @description Attach the delivery tickets of the invoice's sales order too */
                 include_delivery_ticket?: boolean;
-                invoice_pdf?: string | null;
             };
             header?: never;
             path: {
@@ -29946,7 +30419,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Invoice Pdf */
+                    invoice_pdf?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -29955,6 +30435,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_list_MailDraftOut__"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Not signed in, or the session has ended */
@@ -29995,6 +30484,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30172,7 +30679,6 @@ export interface operations {
                 idempotency_key?: string | null;
                 /** @description Attach the delivery tickets of the invoice's sales order too */
                 include_delivery_ticket?: boolean;
-                invoice_pdf?: string | null;
             };
             header?: never;
             path: {
@@ -30180,7 +30686,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Invoice Pdf */
+                    invoice_pdf?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -30189,6 +30702,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_list_EmailOut__"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Not signed in, or the session has ended */
@@ -30229,6 +30751,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30660,6 +31200,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -30818,6 +31367,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31059,6 +31617,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31641,6 +32208,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -31730,6 +32306,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31994,6 +32579,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -32085,6 +32679,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32347,7 +32950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -32521,6 +33124,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -32612,6 +33224,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32776,6 +33397,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -32820,6 +33450,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32993,6 +33632,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -33151,6 +33799,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33500,6 +34157,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -33658,6 +34324,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34159,6 +34834,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -34467,6 +35151,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -34636,6 +35329,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -34794,6 +35496,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35113,6 +35824,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -35271,6 +35991,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35625,6 +36354,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -35783,6 +36521,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36159,6 +36906,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -36239,6 +36995,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36471,6 +37236,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36783,7 +37557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -37133,8 +37907,16 @@ export interface operations {
     purchase_order_list_purchase_orders: {
         parameters: {
             query?: {
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `order_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `supplier_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `terminal_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `total` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -37149,8 +37931,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, id, number, order_date, status, supplier_name, terminal_name, total */
+                sort_by?: ("created_at" | "id" | "number" | "order_date" | "status" | "supplier_name" | "terminal_name" | "total") | null;
                 /** @description A status or several, comma-separated */
                 status?: string | null;
                 supplier_id?: number | null;
@@ -37278,6 +38060,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37443,6 +38234,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37624,6 +38424,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -37715,6 +38524,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37820,6 +38638,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -37911,6 +38738,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38093,6 +38929,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -38235,6 +39080,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38656,6 +39510,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description QuickBooks Online refused the data */
             422: {
                 headers: {
@@ -38864,6 +39727,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -39009,6 +39881,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39218,6 +40099,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -39376,6 +40266,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39719,6 +40618,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -39877,6 +40785,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40081,8 +40998,21 @@ export interface operations {
             query?: {
                 customer_id?: number | null;
                 driver_id?: number | null;
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `created_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+                 *     - `customer_id` (whole number): equals, greaterThan, lessThan, between
+                 *     - `customer_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `driver_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `planned_date` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `po_number` (text): contains, equals, startsWith, endsWith, between
+                 *     - `ship_to_name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `status` (text): contains, equals, startsWith, endsWith, between
+                 *     - `subtotal` (number): equals, greaterThan, lessThan, between
+                 *     - `total` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("created_at" | "customer_id" | "customer_name" | "driver_name" | "number" | "planned_date" | "po_number" | "ship_to_name" | "status" | "subtotal" | "total") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -40098,8 +41028,8 @@ export interface operations {
                 ship_to_id?: number | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, customer, customer_name, id, number, planned_date, po_number, status, total, updated_at */
+                sort_by?: ("created_at" | "customer" | "customer_name" | "id" | "number" | "planned_date" | "po_number" | "status" | "total" | "updated_at") | null;
                 /** @description A status, several comma-separated, or `archive` (the archive tab) */
                 status?: string | null;
                 truck_id?: number | null;
@@ -40233,6 +41163,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -40313,6 +41252,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40485,6 +41433,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -40576,6 +41533,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40681,6 +41647,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -40772,6 +41747,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41344,6 +42328,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -41502,6 +42495,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41854,7 +42856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -42034,6 +43036,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -42202,6 +43213,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -42360,6 +43380,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42682,6 +43711,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43191,6 +44229,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -43349,6 +44396,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43793,6 +44849,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -43883,8 +44948,12 @@ export interface operations {
     template_list_templates: {
         parameters: {
             query?: {
-                /** @description A field from the list's filterable fields */
-                filter_field?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `name` (text): contains, equals, startsWith, endsWith, between
+                 *     - `type` (text): contains, equals, startsWith, endsWith, between
+                 */
+                filter_field?: ("name" | "type") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -43897,8 +44966,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description A field from the list's sortable fields */
-                sort_by?: string | null;
+                /** @description Sort by one of: created_at, name, type, updated_at */
+                sort_by?: ("created_at" | "name" | "type" | "updated_at") | null;
                 type?: ("invoice" | "delivery_ticket" | "sales_order") | null;
             };
             header?: never;
@@ -44014,6 +45083,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44179,6 +45257,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44724,6 +45811,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -44847,6 +45943,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45034,6 +46139,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -45192,6 +46306,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45499,7 +46622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -45866,6 +46989,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -46024,6 +47156,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46363,6 +47504,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -46521,6 +47671,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

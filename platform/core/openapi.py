@@ -61,7 +61,13 @@ DESCRIPTIONS = {
 }
 
 # Public calls with a rate limit (operation ids).
-RATE_LIMITED = {"auth_login", "auth_password_reset_request", "tenant_signup", "auth_login_google"}
+RATE_LIMITED = {
+    "auth_login",
+    "auth_password_reset_request",
+    "tenant_signup",
+    "auth_login_google",
+    "csp_report",
+}
 # What the rules above cannot see (operation id -> codes).
 EXTRA: dict[str, set[str]] = {
     "auth_login": {"401", "403"},  # wrong credentials; a suspended company
@@ -72,6 +78,7 @@ EXTRA: dict[str, set[str]] = {
     "auth_login_google": {"401", "403", "404", "409", "502"},
     "google_authentication_connect": {"502"},
     "google_authentication_callback": {"502"},
+    "csp_report": {"415"},  # a body that is not a report's content type
 }
 WRITES = {"post", "put", "patch", "delete"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -142,7 +142,9 @@ MIDDLEWARE = [
     "core.middleware.ApiPathMiddleware",
     "core.middleware.TenantFromTokenMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "core.middleware.StaticFilesMiddleware",  # WhiteNoise: the SPA build and collected static files
+    # WhiteNoise (core.middleware.StaticFilesMiddleware), except the SPA's HTML pages: those come from
+    # the view that signs their CSP nonce.
+    "core.csp.SpaFilesMiddleware",
     "django.middleware.common.CommonMiddleware",
     # The API takes bearer tokens, not cookies (django-ninja marks its views CSRF-exempt); the
     # middleware stays for anything cookie-based added later.
@@ -293,6 +295,16 @@ STATIC_ROOT = VAR_DIR / "static"
 SPA_DIST_DIR = BASE_DIR / "spa" / "dist"
 WHITENOISE_ROOT = SPA_DIST_DIR if SPA_DIST_DIR.exists() else None
 WHITENOISE_INDEX_FILE = False
+
+# Content-Security-Policy of the SPA's pages (core/csp.py, docs/security.md). CSP_CONNECT_SRC: origins
+# the page calls besides its own, space-separated (e.g. a Sentry ingest origin when VITE_SENTRY_DSN
+# is built in; that DSN's origin is added by itself when the server sees the same variable).
+CSP_CONNECT_SRC = os.environ.get("CSP_CONNECT_SRC", "").split()
+_browser_dsn = os.environ.get("VITE_SENTRY_DSN", "")
+if _browser_dsn.startswith(("https://", "http://")):
+    _dsn = urlsplit(_browser_dsn)
+    CSP_CONNECT_SRC.append(f"{_dsn.scheme}://{_dsn.hostname}" + (f":{_dsn.port}" if _dsn.port else ""))
+CSP_REPORTS_PER_MINUTE = int(os.environ.get("CSP_REPORTS_PER_MINUTE", "60"))
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")

@@ -1,5 +1,6 @@
 from typing import Any
 
+from core import csp
 from core.errors import too_large_message
 from core.middleware import is_api_path
 from django.conf import settings
@@ -13,11 +14,9 @@ PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>FuelDes
 
 
 def spa_index(request: HttpRequest) -> HttpResponse:
+    """Every SPA page: the built index.html with a fresh CSP nonce in it and in its policy."""
     index = settings.SPA_DIST_DIR / "index.html"
-    if index.exists():
-        response = HttpResponse(index.read_bytes(), content_type="text/html; charset=utf-8")
-    else:
-        response = HttpResponse(PLACEHOLDER, content_type="text/html; charset=utf-8")
+    response = csp.spa_page(index.read_bytes() if index.exists() else PLACEHOLDER.encode())
     response["Cache-Control"] = "no-cache"
     return response
 

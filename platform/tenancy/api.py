@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from core import ratelimit
+from core import csp, ratelimit
 from core.envelope import Envelope, ok
 from core.storage import check_storage
 from django.conf import settings
@@ -82,6 +82,38 @@ def health(request: HttpRequest) -> Any:
             "data": checks,
         },
     )
+
+
+class CspReportOut(Schema):
+    violations: int
+
+
+_REPORT_SCHEMA = {"type": "object", "additionalProperties": True}
+CSP_REPORT_BODY = {
+    "required": True,
+    "description": 'A report-uri body (`{"csp-report": {...}}`) or a Reporting API batch.',
+    "content": {
+        "application/csp-report": {"schema": _REPORT_SCHEMA},
+        "application/reports+json": {"schema": {"type": "array", "items": _REPORT_SCHEMA}},
+        "application/json": {
+            "schema": {"anyOf": [_REPORT_SCHEMA, {"type": "array", "items": _REPORT_SCHEMA}]}
+        },
+    },
+}
+
+
+@router.post(
+    "/csp-report",
+    response={202: Envelope[CspReportOut]},
+    auth=None,
+    operation_id="csp_report",
+    openapi_extra={"requestBody": CSP_REPORT_BODY},
+)
+def csp_report(request: HttpRequest) -> Any:
+    """Where browsers report Content-Security-Policy violations of the SPA's pages (core/csp.py):
+    each is logged; at most CSP_REPORTS_PER_MINUTE bodies a minute per address."""
+    count = csp.receive_report(request)
+    return Status(202, {"status_code": 202, "message": "Report received.", "data": {"violations": count}})
 
 
 routes = [("", router)]

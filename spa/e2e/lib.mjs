@@ -1,6 +1,7 @@
 // Shared helpers of the end-to-end suite: Debian's chromium through playwright-core (no browser
 // download, ever), the server under test, console-error capture, axe-core, screenshots.
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -29,16 +30,52 @@ export async function launch() {
 }
 
 /**
+ * Every Content-Security-Policy violation any page of this test file reported (core/csp.py): the
+ * browser's `securitypolicyviolation` events and its "Content Security Policy" console errors, in
+ * every frame. Nothing allows one: the file fails after its tests when this is not empty.
+ */
+export const cspViolations = [];
+after(() => {
+  assert.deepEqual(cspViolations, [], `Content-Security-Policy violations while walking the app:\n${cspViolations.join('\n')}`);
+});
+
+/**
  * A page that records console errors and page errors. Expected failed loads (answers the test
- * provokes on purpose) are listed in `allow` as URL substrings.
+ * provokes on purpose) are listed in `allow` as URL substrings. A CSP violation is an error here
+ * whatever `allow` says, and also fails the file (`cspViolations`).
  */
 export async function openPage(browser, { viewport = DESKTOP, allow = [] } = {}) {
   const context = await browser.newContext({ viewport, baseURL: BASE_URL, deviceScaleFactor: 1 });
-  const page = await context.newPage();
   const errors = [];
+  const violation = (line) => {
+    if (cspViolations.includes(line)) return;
+    cspViolations.push(line);
+    errors.push(line);
+  };
+  await context.exposeBinding('__e2eCspViolation', (_source, v) =>
+    violation(`CSP violation: ${v.directive} blocked ${v.blocked || 'inline'} at ${v.source || v.document}:${v.line} (${v.sample || 'no sample'})`),
+  );
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      // eslint-disable-next-line no-undef
+      window.__e2eCspViolation?.({
+        directive: e.effectiveDirective,
+        blocked: e.blockedURI,
+        source: e.sourceFile,
+        line: e.lineNumber,
+        document: e.documentURI,
+        sample: e.sample,
+      });
+    });
+  });
+  const page = await context.newPage();
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const url = msg.location()?.url ?? '';
+    if (/Content[- ]Security[- ]Policy/i.test(msg.text())) {
+      violation(`CSP console error: ${msg.text()} ${url}`.trim());
+      return;
+    }
     if (allow.some((a) => url.includes(a) || msg.text().includes(a))) return;
     errors.push(`${msg.text()} ${url}`.trim());
   });
@@ -67,7 +104,9 @@ export async function settleAnimations(page) {
 
 async function axeOnce(page, exclude) {
   await settleAnimations(page);
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  // Evaluated through the DevTools protocol, not added as an inline <script>: the page's CSP
+  // refuses inline scripts (and reports them), as it must.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async (excl) => {
     // eslint-disable-next-line no-undef
     const r = await window.axe.run({ exclude: excl.map((s) => [s]) }, { resultTypes: ['violations'] });

@@ -232,6 +232,17 @@ def ship_to_pricing_facts(ship_to_id: int) -> dict[str, Any] | None:
     return dict(row) if row is not None else None
 
 
+def active_ship_tos_for_pricing(customer_id: int, limit: int = 2) -> list[dict[str, Any]]:
+    """Up to `limit` of a customer's active ship-tos (as `ship_to_pricing_facts`), oldest first: the
+    pricing engine assumes a customer's only delivery location when a price names none."""
+    rows = (
+        ShipTo.objects.filter(customer_id=customer_id, is_active=True)
+        .order_by("id")
+        .values("id", "customer_id", "name", "state_id", "city_id")[:limit]
+    )
+    return [dict(row) for row in rows]
+
+
 def supplier_names(ids: Any) -> dict[int, str]:
     return dict(Supplier.objects.filter(pk__in=list(ids)).values_list("id", "name"))
 

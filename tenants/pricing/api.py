@@ -1,6 +1,5 @@
 import datetime as dt
 import math
-from decimal import Decimal
 from typing import Any, Literal
 
 from core.crud import Crud
@@ -63,7 +62,7 @@ from tenants.pricing.schemas import (
     TaxSummaryMissing,
     TaxSummaryOut,
 )
-from tenants.pricing.services import FeeRequest, LineRequest, PricingError
+from tenants.pricing.services import PricingError
 
 payment_term_router = Router(tags=["payment-term"])
 payment_method_router = Router(tags=["payment-method"])
@@ -605,26 +604,23 @@ class FinalPriceQuery(Schema):
 def final_price(request: HttpRequest, q: Query[FinalPriceQuery]) -> Any:
     on = q.pricing_date or dt.date.today()
     try:
-        doc = services.price_document(
-            customer_id=q.customer_id,
-            ship_to_id=q.ship_to_id,
-            lines=[LineRequest("1", q.product_id, Decimal("1"))],
-            pricing_date=on,
+        quoted = services.customer_price(
+            customer_id=q.customer_id, product_id=q.product_id, pricing_date=on, ship_to_id=q.ship_to_id
         )
     except PricingError as exc:
         raise _pricing_error(exc) from exc
-    line = doc.lines[0]
     data = {
         "product_id": q.product_id,
         "customer_id": q.customer_id,
         "pricing_date": on,
-        "final_price": line.unit_price,
-        "breakdown": line.breakdown,
+        "final_price": quoted.line.unit_price,
+        "breakdown": quoted.line.breakdown,
+        "assumed": quoted.assumed,
     }
     return ok(data, "Final price retrieved successfully")
 
 
-def _document_out(doc: Any, sentences: list[str]) -> dict[str, Any]:
+def _document_out(doc: Any, sentences: list[str], assumed: dict[str, Any]) -> dict[str, Any]:
     return {
         "lines": [
             {
@@ -647,6 +643,7 @@ def _document_out(doc: Any, sentences: list[str]) -> dict[str, Any]:
         "pricing_date": doc.pricing_date,
         "notes": list(doc.notes),
         "explanation": sentences,
+        "assumed": assumed,
     }
 
 
@@ -665,17 +662,17 @@ def explain(request: HttpRequest, q: Query[ExplainQuery]) -> Any:
                 raise ApiError(422, "fee_ids: comma-separated fee ids, e.g. 3,7.")
             fee_ids.append(int(part.strip()))
     try:
-        doc = services.price_document(
+        quoted = services.customer_price(
             customer_id=q.customer_id,
-            ship_to_id=q.ship_to_id,
-            lines=[LineRequest("1", q.product_id, q.quantity)],
+            product_id=q.product_id,
             pricing_date=q.pricing_date or dt.date.today(),
-            fees=[FeeRequest(str(i), fid) for i, fid in enumerate(fee_ids)],
+            ship_to_id=q.ship_to_id,
+            quantity=q.quantity,
+            fee_ids=fee_ids,
         )
     except PricingError as exc:
         raise _pricing_error(exc) from exc
-    sentences = services.explain_sentences(doc, selectors.names_for_explain(doc))
-    return ok(_document_out(doc, sentences), "Price explained")
+    return ok(_document_out(quoted.doc, quoted.explanation, quoted.assumed), "Price explained")
 
 
 routes = [

@@ -117,6 +117,9 @@ class PricedDocument:
     pricing_date: dt.date
     document_taxes: tuple[TaxAmount, ...] = ()  # `fixed` taxes, once per document (also in `taxes`)
     notes: tuple[str, ...] = ()
+    ship_to: ShipToFacts | None = None  # where the document was priced for (named or assumed)
+    ship_to_assumed: bool = False  # no ship-to was named: the customer's only one was assumed
+    ship_to_choices: int = 0  # named none: the customer's active ship-tos (0, 1, 2 = several)
 
 
 # --- facts the engine needs (loaded by the selector) ---------------------------------------------
@@ -248,6 +251,8 @@ class PricingContext:
     ship_to: ShipToFacts | None
     products: Mapping[int, ProductFacts]
     rules: Sequence[RuleFacts] = ()
+    ship_to_assumed: bool = False  # see PricedDocument
+    ship_to_choices: int = 0
     customer_prices: Mapping[int, CustomerPriceFacts] = field(default_factory=dict)  # by product id
     # (terminal_id, product_id) → the suppliers' quotes in force on the date
     racks: Mapping[tuple[int, int], Sequence[RackQuote]] = field(default_factory=dict)
@@ -731,7 +736,39 @@ def price(
         pricing_date=ctx.pricing_date,
         document_taxes=doc_taxes,
         notes=tuple(notes),
+        ship_to=ctx.ship_to,
+        ship_to_assumed=ctx.ship_to_assumed,
+        ship_to_choices=ctx.ship_to_choices,
     )
+
+
+def assumptions(doc: PricedDocument, terminal_names: Mapping[int, str]) -> dict[str, Any]:
+    """What a price of one line assumed that the request did not name: the ship-to (the customer's
+    only one, when none was named) and the terminal its rack or cost came from. `note` says it in a
+    sentence (empty when nothing was assumed)."""
+    bd = doc.lines[0].breakdown if doc.lines else {}
+    terminal_id = bd.get("terminal_id") if bd.get("basis") in ("rack", "last_cost") else None
+    out: dict[str, Any] = {
+        "ship_to_id": doc.ship_to.id if doc.ship_to_assumed and doc.ship_to else None,
+        "ship_to_name": doc.ship_to.name if doc.ship_to_assumed and doc.ship_to else None,
+        "terminal_id": terminal_id,
+        "terminal_name": terminal_names.get(terminal_id) if terminal_id is not None else None,
+    }
+    sentences = []
+    if out["ship_to_id"] is not None:
+        sentences.append(
+            f"No ship-to named: priced for {out['ship_to_name']}, the customer's only delivery location."
+        )
+    elif doc.ship_to is None and doc.ship_to_choices > 1:
+        sentences.append(
+            "No ship-to named and the customer has several: priced without one (rules for a ship-to "
+            "or a state do not apply); name the ship-to for its price."
+        )
+    if terminal_id is not None:
+        where = out["terminal_name"] or f"#{terminal_id}"
+        sentences.append(f"Cost taken at terminal {where}.")
+    out["note"] = " ".join(sentences)
+    return out
 
 
 def tax_summary(doc: PricedDocument | None) -> dict[str, Any]:

@@ -450,12 +450,25 @@ class CustomerPricingOut(Schema):
     pages: int
 
 
+class PriceAssumedOut(Schema):
+    """What a customer's price assumed that the request did not name."""
+
+    ship_to_id: int | None = Field(
+        ..., description="No ship-to named: the customer's only active ship-to, which the price is for"
+    )
+    ship_to_name: str | None
+    terminal_id: int | None = Field(..., description="The terminal the rack price or our cost came from")
+    terminal_name: str | None
+    note: str = Field(..., description="The assumptions in a sentence (empty when none)")
+
+
 class FinalPriceOut(Schema):
     product_id: int
     customer_id: int
     pricing_date: Day
     final_price: Decimal
     breakdown: dict[str, Any]
+    assumed: PriceAssumedOut
 
 
 # --- explain -------------------------------------------------------------------------------------
@@ -503,6 +516,7 @@ class PricedDocumentOut(Schema):
     explanation: list[str] = Field(
         ..., description="The breakdown in sentences, in the order it was computed"
     )
+    assumed: PriceAssumedOut
 
 
 class ExplainQuery(Schema):

@@ -70,6 +70,14 @@ def ship_to_facts(ship_to_id: int | None, customer_id: int) -> engine.ShipToFact
     return engine.ShipToFacts(**row)
 
 
+def assumed_ship_to(customer_id: int) -> tuple[engine.ShipToFacts | None, int]:
+    """A price that names no ship-to is for the customer's only active ship-to (one customer, one
+    product, one day: one price). Answers (that ship-to or None, how many were found: 0, 1 or 2 for
+    "several")."""
+    rows = parties_selectors.active_ship_tos_for_pricing(customer_id, limit=2)
+    return (engine.ShipToFacts(**rows[0]) if len(rows) == 1 else None), len(rows)
+
+
 def product_facts(product_ids: Iterable[int]) -> dict[int, engine.ProductFacts]:
     rows = catalog_selectors.product_pricing_facts(set(product_ids))
     return {
@@ -331,6 +339,9 @@ def load_context(
     """Everything `engine.price` needs, in at most 10 queries whatever the number of lines."""
     customer = customer_facts(customer_id)
     ship_to = ship_to_facts(ship_to_id, customer_id)
+    choices = 1 if ship_to is not None else 0
+    if ship_to_id is None:
+        ship_to, choices = assumed_ship_to(customer.id)
     wanted = set(product_ids)
     products = product_facts(wanted)
     missing = wanted - set(products)
@@ -358,6 +369,8 @@ def load_context(
         pricing_date=pricing_date,
         customer=customer,
         ship_to=ship_to,
+        ship_to_assumed=ship_to_id is None and ship_to is not None,
+        ship_to_choices=choices,
         products=products,
         rules=rules,
         customer_prices=cps,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -71,6 +72,47 @@ def price_document(
         fee_ids={f.fee_id for f in fees},
     )
     return engine.price(ctx, lines, fees)
+
+
+@dataclass(frozen=True)
+class QuotedPrice:
+    """A customer's price of one product on a day (the price check, the final price, the line
+    preview): the priced document, its explanation and what it assumed (`engine.assumptions`)."""
+
+    doc: PricedDocument
+    explanation: list[str]
+    assumed: dict[str, Any]
+
+    @property
+    def line(self) -> PricedLine:
+        return self.doc.lines[0]
+
+
+def customer_price(
+    *,
+    customer_id: int,
+    product_id: int,
+    pricing_date: dt.date,
+    ship_to_id: int | None = None,
+    quantity: Decimal = Decimal("1"),
+    fee_ids: Sequence[int] = (),
+) -> QuotedPrice:
+    """The one answer to "what does this customer pay for this product on this day": every screen and
+    call that shows it comes here (and orders are priced by the same `price_document`), so they agree.
+    With no ship-to named, the customer's only active ship-to is assumed, and the answer says so."""
+    doc = price_document(
+        customer_id=customer_id,
+        ship_to_id=ship_to_id,
+        lines=[LineRequest("1", product_id, quantity)],
+        pricing_date=pricing_date,
+        fees=[FeeRequest(str(i), fid) for i, fid in enumerate(fee_ids)],
+    )
+    names = selectors.names_for_explain(doc)
+    assumed = engine.assumptions(doc, names.get("terminal", {}))
+    explanation = explain_sentences(doc, names)
+    if assumed["note"]:
+        explanation.insert(0, assumed["note"])
+    return QuotedPrice(doc, explanation, assumed)
 
 
 def buying_price_in_force(

@@ -1,3 +1,5 @@
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { useEffect } from 'react';
@@ -6,6 +8,7 @@ import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
 import { Slide, ToastContainer } from 'react-toastify';
 import { PersistGate } from 'redux-persist/integration/react';
 import { PageSpinner } from '@/components/common/PageSpinner';
+import { cspNonce } from '@/lib/csp/nonce';
 import { trackPage } from '@/lib/tracking/tracking';
 import { AppRoutes } from './AppRoutes';
 import { setNavigator, startSession } from './session/sessionManager';
@@ -35,19 +38,24 @@ function SessionBridge({ app }: { app: ReturnType<typeof makeStore> }) {
   return null;
 }
 
+/** Emotion (MUI's styles) writes <style> elements: they carry the page's CSP nonce (core/csp.py). */
+const styleCache = createCache({ key: 'css', nonce: cspNonce() });
+
 export function App({ app }: { app: ReturnType<typeof makeStore> }) {
   return (
     <Provider store={app.store}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        <PersistGate loading={<PageSpinner label="Starting FuelDesk" />} persistor={app.persistor}>
-          <BrowserRouter>
-            <SessionBridge app={app} />
-            <AppRoutes />
-          </BrowserRouter>
-        </PersistGate>
-        <ToastContainer {...TOAST_OPTIONS} transition={Slide} newestOnTop />
-      </ThemeProvider>
+      <CacheProvider value={styleCache}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          <PersistGate loading={<PageSpinner label="Starting FuelDesk" />} persistor={app.persistor}>
+            <BrowserRouter>
+              <SessionBridge app={app} />
+              <AppRoutes />
+            </BrowserRouter>
+          </PersistGate>
+          <ToastContainer {...TOAST_OPTIONS} transition={Slide} newestOnTop nonce={styleCache.nonce} />
+        </ThemeProvider>
+      </CacheProvider>
     </Provider>
   );
 }

@@ -9,6 +9,7 @@ import { toast } from 'react-toastify';
 import { PageSpinner } from '@/components/common/PageSpinner';
 import { isApiError } from '@/lib/api/errors';
 import { apiDownload } from '@/lib/api/http';
+import { cspNonce } from '@/lib/csp/nonce';
 import { useTicketDocumentQuery, type TicketDocument } from './deliveryApi';
 import './deliveryTicket.css';
 
@@ -56,7 +57,7 @@ export default function DeliveryTicketPage() {
   }
   return (
     <Box className="dt-screen">
-      <style>{`@page { size: ${paper === 'A4' ? 'A4' : 'letter'}; margin: 12mm; }`}</style>
+      <style nonce={cspNonce()}>{`@page { size: ${paper === 'A4' ? 'A4' : 'letter'}; margin: 12mm; }`}</style>
       <Box className="dt-toolbar no-print" sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', p: 1.5 }}>
         <Button onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/sales-order'))}>Back</Button>
         <Box sx={{ flex: 1 }} />

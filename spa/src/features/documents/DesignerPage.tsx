@@ -15,6 +15,7 @@ import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { useAuthedObjectUrl } from '@/components/common/useAuthedObjectUrl';
 import { isApiError } from '@/lib/api/errors';
+import { withStyleNonce } from '@/lib/csp/nonce';
 import { useAppSelector } from '@/lib/session/hooks';
 import { DesignerCanvas } from './DesignerCanvas';
 import { PropertiesPanel } from './PropertiesPanel';
@@ -343,7 +344,7 @@ export default function DesignerPage() {
                       component="iframe"
                       title="Print preview"
                       sandbox=""
-                      srcDoc={previewHtml}
+                      srcDoc={withStyleNonce(previewHtml)}
                       sx={{ border: 0, width: template.canvasSettings.width + 40, height: template.canvasSettings.height + 40, transform: `scale(${previewScale})`, transformOrigin: 'top left', bgcolor: '#eceff1' }}
                     />
                   </Box>

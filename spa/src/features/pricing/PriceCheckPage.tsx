@@ -122,6 +122,8 @@ export default function PriceCheckPage() {
               <Chip size="small" label={`Basis: ${text(line.breakdown.basis).replace('_', ' ')}`} />
               {line.breakdown.rule_name ? <Chip size="small" variant="outlined" label={`Rule: ${text(line.breakdown.rule_name)}`} /> : null}
               {line.breakdown.margin_ok === false ? <Chip size="small" color="warning" label="Under the margin guard" /> : null}
+              {doc.assumed.ship_to_name ? <Chip size="small" color="info" variant="outlined" data-testid="pc-assumed-ship-to" label={`Assumed ship-to: ${doc.assumed.ship_to_name}`} /> : null}
+              {doc.assumed.terminal_name ? <Chip size="small" variant="outlined" label={`Terminal: ${doc.assumed.terminal_name}`} /> : null}
             </Box>
             <Divider sx={{ my: 1.5 }} />
             <Table size="small" aria-label="Totals">

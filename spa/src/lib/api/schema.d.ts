@@ -683,6 +683,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/csp-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Csp Report
+         * @description Where browsers report Content-Security-Policy violations of the SPA's pages (core/csp.py):
+         *     each is logged; at most CSP_REPORTS_PER_MINUTE bodies a minute per address.
+         */
+        post: operations["csp_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/customer-company-type": {
         parameters: {
             query?: never;
@@ -7332,6 +7353,11 @@ export interface components {
             /** Variables */
             variables: components["schemas"]["VariableOut"][];
         };
+        /** CspReportOut */
+        CspReportOut: {
+            /** Violations */
+            violations: number;
+        };
         /** CurrentUserOut */
         CurrentUserOut: {
             /** Email */
@@ -9464,6 +9490,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[CspReportOut] */
+        Envelope_CspReportOut_: {
+            data: components["schemas"]["CspReportOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[CurrentUserOut] */
         Envelope_CurrentUserOut_: {
             data: components["schemas"]["CurrentUserOut"];
@@ -11000,6 +11034,7 @@ export interface components {
         };
         /** FinalPriceOut */
         FinalPriceOut: {
+            assumed: components["schemas"]["PriceAssumedOut"];
             /** Breakdown */
             breakdown: {
                 [key: string]: unknown;
@@ -13588,8 +13623,34 @@ export interface components {
             /** Unit Cost Source */
             unit_cost_source: string;
         };
+        /**
+         * PriceAssumedOut
+         * @description What a customer's price assumed that the request did not name.
+         */
+        PriceAssumedOut: {
+            /**
+             * Note
+             * @description The assumptions in a sentence (empty when none)
+             */
+            note: string;
+            /**
+             * Ship To Id
+             * @description No ship-to named: the customer's only active ship-to, which the price is for
+             */
+            ship_to_id: number | null;
+            /** Ship To Name */
+            ship_to_name: string | null;
+            /**
+             * Terminal Id
+             * @description The terminal the rack price or our cost came from
+             */
+            terminal_id: number | null;
+            /** Terminal Name */
+            terminal_name: string | null;
+        };
         /** PricedDocumentOut */
         PricedDocumentOut: {
+            assumed: components["schemas"]["PriceAssumedOut"];
             /**
              * Explanation
              * @description The breakdown in sentences, in the order it was computed
@@ -22144,6 +22205,86 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    csp_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A report-uri body (`{"csp-report": {...}}`) or a Reporting API batch. */
+        requestBody: {
+            content: {
+                "application/csp-report": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                } | {
+                    [key: string]: unknown;
+                }[];
+                "application/reports+json": {
+                    [key: string]: unknown;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CspReportOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many attempts: try again later */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -224,10 +224,23 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await sheet.waitFor();
     await sales.click();
     await sheet.waitFor({ state: 'detached' });
-    await bar.getByRole('button', { name: 'Users' }).click();
+    // Every group is reachable at 390px: the bar's buttons all fit on screen, the rest are behind More.
+    const onBar = await bar.getByRole('button').evaluateAll((els) => els.map((e) => [e.getAttribute('aria-label'), e.getBoundingClientRect().right]));
+    assert.ok(onBar.every(([, right]) => right <= 390), `off-screen: ${JSON.stringify(onBar)}`);
+    await bar.getByRole('button', { name: 'More' }).click();
+    const more = page.getByRole('dialog', { name: 'More' });
+    const inMore = await more.locator('[data-testid^="more-group-"]').allInnerTexts();
+    const reachable = [...onBar.map(([label]) => label).filter((l) => l !== 'More'), ...inMore.map((t) => t.trim())];
+    assert.deepEqual(reachable, ['Dashboard', 'Sales (AR)', 'Purchase (AP)', 'Operations & Logistics', 'Products & Inventory', 'Pricing', 'Email', 'Integrations', 'Users', 'Settings']);
+    await shot(page, 'e2e-phone-more');
+    await more.getByRole('button', { name: 'Users' }).click();
     await page.getByTestId('bottom-sheet').getByRole('link', { name: /User Management/ }).click();
     await page.waitForURL('**/user-management');
-    await page.getByRole('row').nth(1).waitFor();
+    // A list on a phone: a card per user with the status in view (the grid put it off-screen).
+    const card = page.getByTestId('list-card').first();
+    await card.waitFor();
+    const status = await card.getByTestId('card-status').boundingBox();
+    assert.ok(status && status.x + status.width <= 390, `status at ${JSON.stringify(status)}`);
     await shot(page, 'e2e-phone-user-management');
     // A full-screen form on the phone: its buttons are above the bottom bar and work.
     await page.getByRole('button', { name: 'New user' }).click();

@@ -107,6 +107,16 @@ describe('driver portal offline', { timeout: 120_000 }, () => {
     const todo = page.getByTestId(`stop-${orderId}`);
     await todo.getByRole('button', { name: 'Deliver', exact: true }).waitFor();
     await shot(page, 'driver-390-stops');
+    // Issue 23: the header is compact on a phone, names the truck by its number, keeps 'Change
+    // Trucks' on one line; the driver's own stops read 1..n even when another driver's stop comes
+    // first on the same truck (the demo's DEMO-1006 on T-102).
+    const header = await page.getByTestId('driver-header').boundingBox();
+    assert.ok(header.height <= 110, `driver header ${header.height}px of 844`);
+    assert.deepEqual(await page.getByTestId('truck-chip').allInnerTexts(), ['T-102']);
+    const change = await page.getByRole('button', { name: 'Change Trucks' }).boundingBox();
+    assert.ok(change.height < 40, `'Change Trucks' wraps: ${change.height}px high`);
+    const numbers = await page.getByTestId('stop-number').allInnerTexts();
+    assert.deepEqual(numbers, numbers.map((_, i) => `Stop ${i + 1}`));
 
     // The app shell and the delivery form are cached by the service worker before going offline.
     await page.waitForFunction(

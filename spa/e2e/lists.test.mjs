@@ -56,10 +56,17 @@ describe('resource lists keep their state in the URL', { concurrency: false }, (
       await page.reload();
       await page.getByText(expected, { exact: true }).waitFor({ timeout: 20_000 });
       assert.equal(await page.getByRole('searchbox', { name: /^Search/ }).inputValue(), term);
-      assert.equal(await page.locator('.MuiDataGrid-columnHeader[aria-sort="descending"]').getAttribute('data-field'), 'name');
+      if (label === 'desktop') {
+        assert.equal(await page.locator('.MuiDataGrid-columnHeader[aria-sort="descending"]').getAttribute('data-field'), 'name');
+      } else {
+        // A phone shows a card per customer, its status in view, and the sort as a choice.
+        assert.equal(await page.getByRole('combobox', { name: 'Sort by' }).inputValue(), 'name:desc');
+        const status = await page.getByTestId('card-status').first().boundingBox();
+        assert.ok(status && status.x + status.width <= viewport.width, `status at ${JSON.stringify(status)}`);
+      }
 
       // Open a record, come Back: the same list.
-      await page.locator('.MuiDataGrid-row').first().click();
+      await page.locator(label === 'desktop' ? '.MuiDataGrid-row' : '[data-testid="list-card"]').first().click();
       await page.waitForURL(/\/customer\/\d+$/);
       await page.goBack();
       await page.getByText(expected, { exact: true }).waitFor({ timeout: 20_000 });

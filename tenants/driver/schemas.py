@@ -56,7 +56,8 @@ class DriverStopOut(Schema):
     number: str
     status: str
     version: str = Field(..., description="Send it back with an action: the order as the driver saw it")
-    stop_sequence: int | None = None
+    stop_number: int = Field(..., description="The driver's own stops of the answer, 1..n in stop order")
+    stop_sequence: int | None = Field(None, description="Its place on the truck (others' stops counted)")
     planned_date: dt.date
     planned_time_from: dt.time | None = None
     planned_time_to: dt.time | None = None
@@ -112,6 +113,7 @@ class DriverSummaryStop(Schema):
     number: str
     customer_name: str
     status: str
+    stop_number: int = Field(..., description="The driver's own stops of the day numbered 1..n")
     stop_sequence: int | None = None
     delivered_at: dt.datetime | None = None
 

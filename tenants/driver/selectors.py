@@ -147,7 +147,9 @@ def todays_orders(driver: Driver, *, day: dt.date, truck_ids: list[int]) -> list
     ):
         tanks[asset.ship_to_id].append(_tank(asset))  # type: ignore[index]
     out = []
-    for o in orders:
+    # The driver's own stops are numbered 1..n in the answer's order: the truck's stop_sequence counts
+    # other drivers' stops on the same truck too (a driver's first stop could read "Stop 2").
+    for number, o in enumerate(orders, start=1):
         lines = list(o.line_items.all())
         site = o.ship_to
         address = _address(site, o.customer)
@@ -160,6 +162,7 @@ def todays_orders(driver: Driver, *, day: dt.date, truck_ids: list[int]) -> list
                 "number": o.number,
                 "status": o.status,
                 "version": order_version(o, lines),
+                "stop_number": number,
                 "stop_sequence": o.stop_sequence,
                 "planned_date": o.planned_date,
                 "planned_time_from": o.planned_time_from,
@@ -265,10 +268,11 @@ def daily_summary(driver: Driver, *, day: dt.date) -> dict[str, Any]:
                 "number": o.number,
                 "customer_name": o.customer.name,
                 "status": o.status,
+                "stop_number": n,
                 "stop_sequence": o.stop_sequence,
                 "delivered_at": o.delivered_at,
             }
-            for o in orders
+            for n, o in enumerate(orders, start=1)
         ],
     }
 

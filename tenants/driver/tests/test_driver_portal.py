@@ -152,6 +152,25 @@ def test_todays_orders_in_stop_order_with_map_link_tanks_and_lines(world, api_a)
     assert api.get(f"{BASE}/todays-orders", {"truck_ids": "1,x"}).status_code == 422
 
 
+def test_a_drivers_own_stops_are_numbered_from_one(world, in_tenant, tenant_a):
+    """Another driver's stop first on the same truck: this driver's first stop is still "Stop 1"."""
+    api, md = world["api"], world["md"]
+    with in_tenant(tenant_a):
+        from tenants.sales.models import SalesOrder
+
+        # The truck's day: someone else's stop 1, then this driver's two stops as 2 and 3.
+        SalesOrder.objects.filter(pk=world["theirs"].pk).update(stop_sequence=1)
+        SalesOrder.objects.filter(pk=world["first"].pk).update(stop_sequence=2)
+        SalesOrder.objects.filter(pk=world["second"].pk).update(stop_sequence=3)
+    stops = today(api, str(md["truck"].pk))["orders"]
+    assert [(o["id"], o["stop_number"]) for o in stops] == [(world["first"].pk, 1), (world["second"].pk, 2)]
+    assert [o["stop_sequence"] for o in stops] == [2, 3]
+    # Every truck: his three stops, 1..3, never a gap for the other driver's.
+    assert [o["stop_number"] for o in today(api)["orders"]] == [1, 2, 3]
+    summary = api.get(f"{BASE}/daily-summary").json()["data"]
+    assert [s["stop_number"] for s in summary["stops"]] == [1, 2, 3]
+
+
 def test_daily_summary_counts_the_day(world):
     api = world["api"]
     stop = today(api)["orders"][0]

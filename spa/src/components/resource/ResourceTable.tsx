@@ -5,8 +5,10 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
 import { useMemo } from 'react';
+import { MOBILE_QUERY } from '@/components/shell/layout';
 import type { ApiError } from '@/lib/api/errors';
 import type { ListState } from './listState';
+import { ResourceCards } from './ResourceCards';
 import { rowActionsColumn, type RowActionsOptions } from './rowActions';
 import type { ColumnDef, RowId } from './types';
 
@@ -51,7 +53,7 @@ export function gridSortModel<T>(state: Pick<ListState, 'sort'>, columns: readon
 /** The list's grid bound to its ListState: page, page size and sort come from and go to the state. */
 export function ResourceTable<T>(props: ResourceTableProps<T>) {
   const { state, columns, actions, clientSide = false } = props;
-  const phone = useMediaQuery('(max-width:768px)');
+  const phone = useMediaQuery(MOBILE_QUERY);
   const getRowId = props.getRowId ?? defaultRowId;
 
   const gridColumns = useMemo<GridColDef[]>(() => {
@@ -95,6 +97,25 @@ export function ResourceTable<T>(props: ResourceTableProps<T>) {
     );
   }
   const emptyText = props.emptyText;
+  if (phone) {
+    // A phone gets a card per row: a grid wide enough for its columns put the status off-screen.
+    return (
+      <ResourceCards<T>
+        state={state}
+        columns={columns}
+        rows={props.rows}
+        rowCount={props.rowCount}
+        clientSide={clientSide}
+        loading={props.loading}
+        actions={actions}
+        getRowId={getRowId}
+        onRowClick={props.onRowClick}
+        emptyText={emptyText}
+        plural={props.plural}
+        pageSizeOptions={pageSizeOptions}
+      />
+    );
+  }
   return (
     <Box sx={{ height: props.height ?? PAGE_GRID_HEIGHT, minHeight: props.minHeight ?? 380 }}>
       <DataGrid

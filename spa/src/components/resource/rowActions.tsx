@@ -26,29 +26,45 @@ export interface RowActionsOptions<T> {
   width?: number;
 }
 
-/** The buttons of one row: edit, the page's actions (icons or '⋮' menu items), delete. */
-export function rowActionItems<T>(row: T, o: RowActionsOptions<T>): ReactElement<GridActionsCellItemProps>[] {
+/** One button of a row, as data: the grid's cell and the phone's card draw it each their way. */
+export interface RowActionItem {
+  key: string;
+  /** The accessible label ('Edit Ann'; a menu item's own label). */
+  label: string;
+  icon: ReactElement;
+  showInMenu: boolean;
+  onClick: () => void;
+}
+
+/** The buttons of one row, in order: edit, the page's actions (icons or '⋮' menu items), delete. */
+export function rowActionList<T>(row: T, o: RowActionsOptions<T>): RowActionItem[] {
   const name = o.describe(row);
-  const items: ReactElement<GridActionsCellItemProps>[] = [];
+  const items: RowActionItem[] = [];
   if (o.onEdit && (o.canEdit?.(row) ?? true)) {
     const edit = o.onEdit;
-    items.push(<GridActionsCellItem key="edit" icon={<EditOutlined />} label={`Edit ${name}`} onClick={() => edit(row)} />);
+    items.push({ key: 'edit', icon: <EditOutlined />, label: `Edit ${name}`, showInMenu: false, onClick: () => edit(row) });
   }
   for (const a of o.actions?.(row) ?? []) {
     if (a.hidden) continue;
-    items.push(
-      a.showInMenu ? (
-        <GridActionsCellItem key={a.label} icon={a.icon} label={a.label} showInMenu onClick={() => a.onClick(row)} />
-      ) : (
-        <GridActionsCellItem key={a.label} icon={a.icon} label={`${a.label} ${name}`} onClick={() => a.onClick(row)} />
-      ),
-    );
+    const showInMenu = !!a.showInMenu;
+    items.push({ key: a.label, icon: a.icon, label: showInMenu ? a.label : `${a.label} ${name}`, showInMenu, onClick: () => a.onClick(row) });
   }
   if (o.onDelete && (o.canDelete?.(row) ?? true)) {
     const del = o.onDelete;
-    items.push(<GridActionsCellItem key="delete" icon={<DeleteOutline />} label={`Delete ${name}`} onClick={() => del(row)} />);
+    items.push({ key: 'delete', icon: <DeleteOutline />, label: `Delete ${name}`, showInMenu: false, onClick: () => del(row) });
   }
   return items;
+}
+
+/** The grid cell's buttons of one row. */
+export function rowActionItems<T>(row: T, o: RowActionsOptions<T>): ReactElement<GridActionsCellItemProps>[] {
+  return rowActionList(row, o).map((a) =>
+    a.showInMenu ? (
+      <GridActionsCellItem key={a.key} icon={a.icon} label={a.label} showInMenu onClick={a.onClick} />
+    ) : (
+      <GridActionsCellItem key={a.key} icon={a.icon} label={a.label} onClick={a.onClick} />
+    ),
+  );
 }
 
 /** The grid's 'Actions' column for these options. */

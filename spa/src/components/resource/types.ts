@@ -45,8 +45,14 @@ export interface ColumnDef<T> {
   render?: (row: T) => ReactNode;
   /** Plain value for CSV export and for client-side sort/search; defaults to row[field]. */
   value?: (row: T) => string | number | boolean | null | undefined;
-  /** Hidden at phone width (≤ 768px). */
+  /** Hidden at phone width (≤ 768px): not in the phone's card either. */
   hideOnPhone?: boolean;
+  /**
+   * Its place on the phone's card (one card per row below 768px): 'title' heads the card, 'status'
+   * sits beside the title. Defaults: the first column is the title, a `status` / `*_status` /
+   * `is_active` column the status; every other column is a labelled line.
+   */
+  card?: 'title' | 'status';
 }
 
 export type FilterFieldType = 'text' | 'number' | 'date' | 'boolean';

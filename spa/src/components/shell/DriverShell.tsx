@@ -9,11 +9,10 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { readSelectedTrucks, truckKey, TRUCKS_CHANGED_EVENT, writeSelectedTrucks } from './selectedTrucks';
-import { truckLabel, type SelectedTruck, type ShellProps } from './types';
+import { truckDetail, truckLabel, type SelectedTruck, type ShellProps } from './types';
 
 // The modal (a list with checkboxes) loads when first opened: the driver pages' first load stays small.
 const TruckModal = lazy(() => import('./TruckModal'));
@@ -38,32 +37,69 @@ export function DriverShell({ userName, onLogout, loadTrucks, countUnsent, child
 
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }} data-testid="driver-layout">
-      <AppBar position="sticky" color="primary" elevation={2}>
-        <Toolbar sx={{ gap: 1.5, flexWrap: 'wrap', py: 1 }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <Typography component="h1" variant="h6" sx={{ fontWeight: 700 }}>
+      {/* Compact on a phone (two short rows, ~90px of 844): the stops are what the driver came for. */}
+      <AppBar position="sticky" color="primary" elevation={2} data-testid="driver-header">
+        <Box
+          sx={{
+            display: 'flex', alignItems: 'center', flexWrap: { xs: 'wrap', md: 'nowrap' }, columnGap: 1.5, rowGap: 0.5,
+            px: { xs: 1.5, sm: 3 }, py: { xs: 0.75, md: 1 }, minHeight: { md: 64 },
+          }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexShrink: 0, order: 1 }}>
+            <Typography component="h1" sx={{ fontWeight: 700, fontSize: { xs: 17, md: 20 }, whiteSpace: 'nowrap' }}>
               Driver App
             </Typography>
-            <Chip label="Driver Portal" size="small" sx={{ bgcolor: '#ffb300', color: '#1a1a1a', fontWeight: 700 }} />
+            <Chip label="Driver Portal" size="small" sx={{ bgcolor: '#ffb300', color: '#1a1a1a', fontWeight: 700, height: 22 }} />
           </Box>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, flexWrap: 'wrap', flex: 1, minWidth: 0 }} data-testid="selected-trucks">
-            <LocalShipping fontSize="small" aria-hidden />
-            {trucks.length === 0 ? (
-              <Typography variant="body2">No truck selected</Typography>
-            ) : (
-              trucks.map((t) => <Chip key={truckKey(t)} label={truckLabel(t)} size="small" variant="outlined" sx={{ color: '#fff', borderColor: 'rgba(255,255,255,0.6)' }} />)
-            )}
-            <Button size="small" color="inherit" variant="outlined" onClick={() => setModalOpen(true)} sx={{ ml: 0.5 }}>
+          <Box
+            data-testid="selected-trucks"
+            sx={{
+              display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0, order: { xs: 3, md: 2 },
+              flex: { xs: '1 1 100%', md: '1 1 auto' },
+            }}
+          >
+            <LocalShipping fontSize="small" aria-hidden sx={{ flexShrink: 0 }} />
+            <Box sx={{ display: 'flex', gap: 0.5, minWidth: 0, overflowX: 'auto', scrollbarWidth: 'none' }}>
+              {trucks.length === 0 ? (
+                <Typography variant="body2" noWrap>
+                  No truck selected
+                </Typography>
+              ) : (
+                trucks.map((t) => (
+                  <Chip
+                    key={truckKey(t)}
+                    label={truckLabel(t)}
+                    title={truckDetail(t)}
+                    size="small"
+                    variant="outlined"
+                    data-testid="truck-chip"
+                    sx={{ color: '#fff', borderColor: 'rgba(255,255,255,0.6)', flexShrink: 0, '& .MuiChip-label': { overflow: 'visible' } }}
+                  />
+                ))
+              )}
+            </Box>
+            <Button size="small" color="inherit" variant="outlined" onClick={() => setModalOpen(true)} sx={{ ml: 'auto', flexShrink: 0, whiteSpace: 'nowrap', py: 0.25 }}>
               Change Trucks
             </Button>
           </Box>
-          <Typography variant="body2" data-testid="driver-user-name" sx={{ fontWeight: 600 }}>
-            {userName}
-          </Typography>
-          <Button color="inherit" startIcon={<Logout />} onClick={() => void requestLogout()} aria-label={`Log out ${userName}`}>
-            Logout
-          </Button>
-        </Toolbar>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, ml: 'auto', minWidth: 0, order: { xs: 2, md: 3 } }}>
+            <Typography variant="body2" data-testid="driver-user-name" noWrap sx={{ fontWeight: 600, maxWidth: { xs: '34vw', md: 220 } }}>
+              {userName}
+            </Typography>
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => void requestLogout()}
+              aria-label={`Log out ${userName}`}
+              sx={{ minWidth: 40, minHeight: 40, whiteSpace: 'nowrap' }}
+            >
+              <Logout fontSize="small" />
+              <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' }, ml: 0.75 }}>
+                Logout
+              </Box>
+            </Button>
+          </Box>
+        </Box>
       </AppBar>
       <Box component="main" id="main-content" sx={{ p: { xs: 1.5, sm: 3 } }}>
         {children}

@@ -1,4 +1,7 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import ChevronRight from '@mui/icons-material/ChevronRight';
 import Close from '@mui/icons-material/Close';
+import MoreHoriz from '@mui/icons-material/MoreHoriz';
 import Logout from '@mui/icons-material/Logout';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
@@ -10,7 +13,7 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { CompanyLogo } from './BrandMark';
 import { MENU_ICONS } from './icons';
-import { MOBILE_BAR_HEIGHT, MOBILE_BOTTOM_MARGIN, MOBILE_GROUP_BUTTON_WIDTH, SHEET_MAX_HEIGHT, SHEET_MAX_WIDTH } from './layout';
+import { bottomBarSlots, MOBILE_BAR_HEIGHT, MOBILE_BOTTOM_MARGIN, MOBILE_GROUP_BUTTON_WIDTH, SHEET_MAX_HEIGHT, SHEET_MAX_WIDTH } from './layout';
 import { MENU, activeGroupId, activeSubPath, groupPath, type MenuItem } from './menu';
 import { COMPANY_PLACEHOLDER, type ShellProps } from './types';
 
@@ -19,6 +22,17 @@ const BAR_BG = '#0d1b2a';
 // sticky header (appBar) but below MUI dialogs, menus and popovers (modal, 1300) so a full-screen
 // form's buttons are never under the bar.
 const TOP_BAR_HEIGHT = 52;
+const MORE = 'more';
+
+function useWindowWidth(): number {
+  const [width, setWidth] = useState(() => window.innerWidth);
+  useEffect(() => {
+    const follow = () => setWidth(window.innerWidth);
+    window.addEventListener('resize', follow);
+    return () => window.removeEventListener('resize', follow);
+  }, []);
+  return width;
+}
 
 /**
  * Phone layout (≤ 768px): a top strip with the company and logout, a fixed bottom bar of group
@@ -32,7 +46,16 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
   const name = companyName?.trim() || COMPANY_PLACEHOLDER;
   const activeGroup = activeGroupId(pathname);
   const activePath = activeSubPath(pathname);
+  // The groups that fit as buttons; the rest are behind 'More' (a sheet listing them).
+  const slots = bottomBarSlots(useWindowWidth(), MENU.length);
+  const barGroups = MENU.slice(0, slots.shown);
+  const moreGroups = slots.more ? MENU.slice(slots.shown) : [];
+  const moreOpen = sheetId === MORE;
+  const moreActive = moreGroups.some((g) => g.id === activeGroup);
   const sheetGroup = MENU.find((g) => g.id === sheetId) ?? null;
+  // A group opened from 'More' offers the way back to it.
+  const fromMore = !!sheetGroup && moreGroups.includes(sheetGroup);
+  const sheetOpen = moreOpen || !!sheetGroup;
 
   // Going to another page closes the sheet.
   const [sheetPath, setSheetPath] = useState(pathname);
@@ -56,6 +79,7 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
     }
     setSheetId((current) => (current === group.id ? null : group.id));
   };
+  const onMoreTap = () => setSheetId((current) => (current === MORE || fromMore ? null : MORE));
 
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
@@ -94,7 +118,7 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
         {children}
       </Box>
 
-      {sheetGroup && (
+      {sheetOpen && (
         <Box
           data-testid="sheet-backdrop"
           onClick={() => setSheetId(null)}
@@ -102,7 +126,7 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
           sx={{ position: 'fixed', inset: 0, bottom: MOBILE_BAR_HEIGHT, bgcolor: 'rgba(0,0,0,0.5)', zIndex: (t) => t.zIndex.drawer }}
         />
       )}
-      {sheetGroup && (
+      {sheetOpen && (
         <Paper
           role="dialog"
           aria-modal="true"
@@ -115,45 +139,76 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
             display: 'flex', flexDirection: 'column', borderRadius: '16px 16px 0 0', zIndex: (t) => t.zIndex.drawer + 1,
           }}
         >
-          <Box sx={{ display: 'flex', alignItems: 'center', px: 2, height: 50, borderBottom: 1, borderColor: 'divider', borderTop: `4px solid ${sheetGroup.color}`, borderRadius: '16px 16px 0 0' }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, px: 2, height: 50, flexShrink: 0, borderBottom: 1, borderColor: 'divider', borderTop: `4px solid ${sheetGroup?.color ?? '#546e7a'}`, borderRadius: '16px 16px 0 0' }}>
+            {fromMore && (
+              <IconButton aria-label="Back to More" onClick={() => setSheetId(MORE)} edge="start" size="small">
+                <ArrowBack fontSize="small" />
+              </IconButton>
+            )}
             <Typography id="mobile-sheet-title" component="h2" variant="subtitle1" sx={{ fontWeight: 700, flex: 1 }} noWrap>
-              {sheetGroup.title}
+              {sheetGroup ? sheetGroup.title : 'More'}
             </Typography>
             <IconButton aria-label="Close menu" onClick={() => setSheetId(null)} edge="end">
               <Close />
             </IconButton>
           </Box>
           <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, overflowY: 'auto' }}>
-            {sheetGroup.subItems.map((item) => {
-              const active = item.path === activePath;
-              return (
-                <li key={item.path}>
-                  <Box
-                    component={RouterLink}
-                    to={item.path}
-                    aria-current={active ? 'page' : undefined}
-                    onClick={() => setSheetId(null)}
-                    sx={{
-                      display: 'flex', flexDirection: 'column', justifyContent: 'center', minHeight: 56, px: 2,
-                      textDecoration: 'none', color: 'text.primary', borderLeft: `4px solid ${active ? sheetGroup.color : 'transparent'}`,
-                      bgcolor: active ? 'action.selected' : 'transparent',
-                    }}
-                  >
-                    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-                      <Typography variant="body2" sx={{ fontWeight: active ? 700 : 600 }}>
-                        {item.title}
-                      </Typography>
-                      {item.beta && <Chip label="BETA" size="small" color="secondary" sx={{ height: 18, fontSize: 10, fontWeight: 700 }} />}
-                    </Box>
-                    {item.description && (
-                      <Typography variant="caption" color="text.secondary">
-                        {item.description}
-                      </Typography>
-                    )}
-                  </Box>
-                </li>
-              );
-            })}
+            {sheetGroup
+              ? sheetGroup.subItems.map((item) => {
+                  const active = item.path === activePath;
+                  return (
+                    <li key={item.path}>
+                      <Box
+                        component={RouterLink}
+                        to={item.path}
+                        aria-current={active ? 'page' : undefined}
+                        onClick={() => setSheetId(null)}
+                        sx={{
+                          display: 'flex', flexDirection: 'column', justifyContent: 'center', minHeight: 56, px: 2,
+                          textDecoration: 'none', color: 'text.primary', borderLeft: `4px solid ${active ? sheetGroup.color : 'transparent'}`,
+                          bgcolor: active ? 'action.selected' : 'transparent',
+                        }}
+                      >
+                        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+                          <Typography variant="body2" sx={{ fontWeight: active ? 700 : 600 }}>
+                            {item.title}
+                          </Typography>
+                          {item.beta && <Chip label="BETA" size="small" color="secondary" sx={{ height: 18, fontSize: 10, fontWeight: 700 }} />}
+                        </Box>
+                        {item.description && (
+                          <Typography variant="caption" color="text.secondary">
+                            {item.description}
+                          </Typography>
+                        )}
+                      </Box>
+                    </li>
+                  );
+                })
+              : moreGroups.map((group) => {
+                  const Icon = MENU_ICONS[group.icon];
+                  const hasSubs = group.subItems.length > 0;
+                  const active = activeGroup === group.id;
+                  return (
+                    <li key={group.id}>
+                      <ButtonBase
+                        data-testid={`more-group-${group.id}`}
+                        aria-haspopup={hasSubs ? 'dialog' : undefined}
+                        aria-current={!hasSubs && active ? 'page' : undefined}
+                        onClick={() => onGroupTap(group)}
+                        sx={{
+                          width: '100%', minHeight: 56, px: 2, gap: 1.5, justifyContent: 'flex-start', textAlign: 'left',
+                          borderLeft: `4px solid ${active ? group.color : 'transparent'}`, bgcolor: active ? 'action.selected' : 'transparent',
+                        }}
+                      >
+                        <Icon sx={{ color: group.color }} aria-hidden />
+                        <Typography component="span" variant="body2" sx={{ fontWeight: active ? 700 : 600, flex: 1 }}>
+                          {group.title}
+                        </Typography>
+                        {hasSubs && <ChevronRight fontSize="small" color="action" aria-hidden />}
+                      </ButtonBase>
+                    </li>
+                  );
+                })}
           </Box>
         </Paper>
       )}
@@ -164,11 +219,11 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
         data-testid="bottom-bar"
         sx={{
           position: 'fixed', left: 0, right: 0, bottom: 0, height: MOBILE_BAR_HEIGHT, bgcolor: BAR_BG,
-          display: 'flex', overflowX: 'auto', overflowY: 'hidden', zIndex: (t) => t.zIndex.drawer + 2, scrollbarWidth: 'none',
+          display: 'flex', justifyContent: 'center', overflow: 'hidden', zIndex: (t) => t.zIndex.drawer + 2,
           boxShadow: '0 -2px 8px rgba(0,0,0,0.2)',
         }}
       >
-        {MENU.map((group) => {
+        {barGroups.map((group) => {
           const Icon = MENU_ICONS[group.icon];
           const open = sheetId === group.id;
           const active = activeGroup === group.id;
@@ -196,6 +251,26 @@ export function MobileShell({ companyName, logoUrl, userName, onLogout, children
             </ButtonBase>
           );
         })}
+        {slots.more && (
+          <ButtonBase
+            data-testid="bar-group-more"
+            aria-label="More"
+            aria-haspopup="dialog"
+            aria-expanded={moreOpen || fromMore}
+            onClick={onMoreTap}
+            sx={{
+              width: MOBILE_GROUP_BUTTON_WIDTH, minWidth: MOBILE_GROUP_BUTTON_WIDTH, height: '100%', flexShrink: 0,
+              display: 'flex', flexDirection: 'column', gap: 0.25, color: moreOpen || fromMore || moreActive ? '#fff' : '#c5cfdb',
+              bgcolor: moreOpen || fromMore ? 'rgba(255,255,255,0.14)' : 'transparent',
+              borderTop: `3px solid ${moreActive ? '#90caf9' : 'transparent'}`,
+            }}
+          >
+            <MoreHoriz fontSize="small" />
+            <Typography component="span" sx={{ fontSize: 10.5, fontWeight: 600, lineHeight: 1.1 }} aria-hidden>
+              More
+            </Typography>
+          </ButtonBase>
+        )}
       </Box>
     </Box>
   );

@@ -2,7 +2,8 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
 import { AppShell } from './AppShell';
-import { EXPAND_SIDEBAR_EVENT, SALES_ORDER_FULLSCREEN_EVENT } from './layout';
+import { bottomBarSlots, EXPAND_SIDEBAR_EVENT, SALES_ORDER_FULLSCREEN_EVENT } from './layout';
+import { MENU } from './menu';
 
 const props = { companyName: null, logoUrl: null, userName: 'Ann Admin', onLogout: vi.fn() };
 
@@ -74,6 +75,27 @@ describe('phone shell (≤ 768px)', () => {
   beforeEach(() => setWidth(390));
   afterEach(() => setWidth(1024));
 
+  it('reaches every group at 390px: the groups that do not fit are behind More', () => {
+    renderWithProviders(<AppShell {...props} isDriver={false}><p>content</p></AppShell>, { route: '/dashboard' });
+    const bar = screen.getByTestId('bottom-bar');
+    const onBar = within(bar).getAllByRole('button').map((b) => b.getAttribute('aria-label'));
+    // 390 / 65 = 6 slots: five groups and More, nothing scrolled out of sight.
+    expect(onBar).toEqual([...MENU.slice(0, 5).map((g) => g.title), 'More']);
+    fireEvent.click(within(bar).getByRole('button', { name: 'More' }));
+    const more = screen.getByRole('dialog', { name: 'More' });
+    const rest = within(more).getAllByRole('button').filter((b) => b.getAttribute('aria-label') !== 'Close menu').map((b) => b.textContent);
+    expect([...onBar.slice(0, -1), ...rest]).toEqual(MENU.map((g) => g.title));
+    // A group with sub-pages opens its own sheet, with the way back to More.
+    fireEvent.click(within(more).getByRole('button', { name: 'Users' }));
+    const users = screen.getByRole('dialog', { name: 'Users' });
+    expect(within(users).getByRole('link', { name: /User Management/ })).toHaveAttribute('href', '/user-management');
+    fireEvent.click(within(users).getByRole('button', { name: 'Back to More' }));
+    expect(screen.getByRole('dialog', { name: 'More' })).toBeInTheDocument();
+    // A group without sub-pages (Email) navigates straight away.
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'More' })).getByRole('button', { name: 'Email' }));
+    expect(screen.queryByTestId('bottom-sheet')).not.toBeInTheDocument();
+  });
+
   it('shows the bottom bar and closes the sheet three ways', () => {
     renderWithProviders(<AppShell {...props} isDriver={false}><p>content</p></AppShell>, { route: '/dashboard' });
     expect(screen.queryByTestId('rail')).not.toBeInTheDocument();
@@ -103,7 +125,8 @@ describe('driver layout', () => {
     renderWithProviders(<AppShell {...props}><p>content</p></AppShell>);
     expect(screen.getByText('Driver App')).toBeInTheDocument();
     expect(screen.getByText('Driver Portal')).toBeInTheDocument();
-    expect(screen.getByText('Kenworth T370')).toBeInTheDocument();
+    // The chip names the truck by its number (a name like 'Kenworth T370' was cut to 'Ken…').
+    expect(screen.getByTestId('truck-chip')).toHaveTextContent(/^T-101$/);
     expect(screen.getByText('Ann Admin')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Change Trucks' })).toBeInTheDocument();
     expect(screen.queryByTestId('rail')).not.toBeInTheDocument();
@@ -139,5 +162,13 @@ describe('driver layout', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Log out Ann Admin' }));
     await vi.waitFor(() => expect(onLogout).toHaveBeenCalledTimes(1));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('bottom bar slots', () => {
+  it('shows every group when they fit and puts the rest behind More when not', () => {
+    expect(bottomBarSlots(768, 10)).toEqual({ shown: 10, more: false });
+    expect(bottomBarSlots(390, 10)).toEqual({ shown: 5, more: true });
+    expect(bottomBarSlots(320, 10)).toEqual({ shown: 3, more: true });
   });
 });

@@ -13,7 +13,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { truckKey } from './selectedTrucks';
-import { truckLabel, type SelectedTruck } from './types';
+import { truckDetail, truckLabel, type SelectedTruck } from './types';
 
 export interface TruckModalProps {
   open: boolean;
@@ -86,7 +86,7 @@ export function TruckModal({ open, selected, loadTrucks, onClose, onSave }: Truc
                   <ListItemIcon>
                     <Checkbox edge="start" checked={picked.has(key)} tabIndex={-1} disableRipple slotProps={{ input: { 'aria-labelledby': id } }} />
                   </ListItemIcon>
-                  <ListItemText id={id} primary={truckLabel(t)} secondary={(() => { const n = t.asset_number ?? t.assetNumber; return n && n !== truckLabel(t) ? n : undefined; })()} />
+                  <ListItemText id={id} primary={truckLabel(t)} secondary={truckDetail(t)} />
                 </ListItemButton>
               );
             })}

@@ -73,3 +73,12 @@ export function popupPosition(anchor: AnchorRect, itemCount: number, viewport: {
   const top = Math.max(POPUP_VIEWPORT_MARGIN / 2, Math.min(anchor.top, viewport.height - height - POPUP_VIEWPORT_MARGIN / 2));
   return { top, left, width, maxHeight, placement };
 }
+
+/**
+ * The phone's bottom bar at a window width: how many groups fit as buttons (65px each) and whether
+ * the rest go behind a 'More' button (which takes the last slot). Every group stays reachable.
+ */
+export function bottomBarSlots(width: number, groups: number): { shown: number; more: boolean } {
+  const slots = Math.max(2, Math.floor(width / MOBILE_GROUP_BUTTON_WIDTH));
+  return groups <= slots ? { shown: groups, more: false } : { shown: slots - 1, more: true };
+}

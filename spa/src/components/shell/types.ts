@@ -24,6 +24,13 @@ export interface ShellProps {
   countUnsent?: () => Promise<number>;
 }
 
+/** The truck as drivers call it: its number ('T-102'), else its name. */
 export function truckLabel(t: SelectedTruck): string {
-  return String(t.asset_name || t.name || t.assetNumber || t.asset_number || t.asset_id || t.id || 'Truck');
+  return String(t.asset_number || t.assetNumber || t.asset_name || t.name || t.asset_id || t.id || 'Truck');
+}
+
+/** The truck's name ('Peterbilt 567') when it differs from its label, for a second line. */
+export function truckDetail(t: SelectedTruck): string | undefined {
+  const name = t.asset_name || t.name;
+  return name && name !== truckLabel(t) ? name : undefined;
 }

@@ -136,7 +136,7 @@ function DailySummaryPage() {
             <TableBody>
               {data.stops.map((s) => (
                 <TableRow key={s.id}>
-                  <TableCell>{s.stop_sequence ?? '—'}</TableCell>
+                  <TableCell>{s.stop_number}</TableCell>
                   <TableCell>{s.customer_name}<br /><Typography variant="caption" color="text.secondary">{s.number}</Typography></TableCell>
                   <TableCell align="right">{['delivered', 'completed', 'archive'].includes(s.status) ? 'Delivered' : 'Open'}</TableCell>
                 </TableRow>

@@ -45,7 +45,9 @@ export function StopCard({ stop, index, queued, onStart, onDeliver }: StopCardPr
     <Card component="article" aria-labelledby={titleId} variant="outlined" data-testid={`stop-${stop.id}`} sx={{ borderLeft: 6, borderLeftColor: done || deliveredHere ? 'success.main' : 'primary.main' }}>
       <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 0.5 }}>
-          <Chip label={`Stop ${stop.stop_sequence ?? index + 1}`} size="small" color="primary" />
+          {/* The driver's own stops 1..n (the truck's stop_sequence counts other drivers' stops too); a copy
+              saved on the phone before the server sent stop_number falls back to the list's order. */}
+          <Chip label={`Stop ${stop.stop_number ?? index + 1}`} size="small" color="primary" data-testid="stop-number" />
           <Chip label={status.label} size="small" color={status.color} variant={done || deliveredHere ? 'filled' : 'outlined'} data-testid="stop-status" />
           {window && (
             <Typography variant="body2" color="text.secondary">

@@ -9015,7 +9015,15 @@ export interface components {
             ship_to: components["schemas"]["DriverShipToOut"];
             /** Status */
             status: string;
-            /** Stop Sequence */
+            /**
+             * Stop Number
+             * @description The driver's own stops of the answer, 1..n in stop order
+             */
+            stop_number: number;
+            /**
+             * Stop Sequence
+             * @description Its place on the truck (others' stops counted)
+             */
             stop_sequence?: number | null;
             /** Tanks */
             tanks: components["schemas"]["DriverTankOut"][];
@@ -9069,6 +9077,11 @@ export interface components {
             number: string;
             /** Status */
             status: string;
+            /**
+             * Stop Number
+             * @description The driver's own stops of the day numbered 1..n
+             */
+            stop_number: number;
             /** Stop Sequence */
             stop_sequence?: number | null;
         };

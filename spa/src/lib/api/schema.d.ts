@@ -22278,7 +22278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The file's type is not allowed here */
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -28532,6 +28532,15 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -66,7 +66,8 @@ describe('resource lists keep their state in the URL', { concurrency: false }, (
       }
 
       // Open a record, come Back: the same list.
-      await page.locator(label === 'desktop' ? '.MuiDataGrid-row' : '[data-testid="list-card"]').first().click();
+      // (On a phone: the card's title, the way in beside its action buttons.)
+      await page.locator(label === 'desktop' ? '.MuiDataGrid-row' : '[data-testid="list-card"] button').first().click();
       await page.waitForURL(/\/customer\/\d+$/);
       await page.goBack();
       await page.getByText(expected, { exact: true }).waitFor({ timeout: 20_000 });

@@ -171,7 +171,10 @@ function RowCard<T>({ row, title, status, rest, actions, onRowClick }: RowCardPr
 function CardActions({ items }: { items: RowActionItem[] }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const inMenu = items.filter((a) => a.showInMenu);
-  const stop = (e: MouseEvent) => e.stopPropagation();
+  // A button (or the menu) does its own thing; the row's empty space still opens the row.
+  const stop = (e: MouseEvent) => {
+    if (e.target !== e.currentTarget) e.stopPropagation();
+  };
   return (
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5, mt: 0.5 }} onClick={stop}>
       {items

@@ -43,11 +43,15 @@ OP_ACTIONS = {
 def partial_schema(schema: type[Schema], name: str | None = None) -> type[Schema]:
     """The same fields, every one optional: PUT changes only what it is sent. A field may be left
     out, but what is sent obeys the create schema: a field that cannot be null there (`rate: Decimal`)
-    cannot be set to null here either (a 422, not a null reaching the model). The default None marks
+    cannot be set to null here either (a 422, not a null reaching the model); text is the exception,
+    where null clears the field. The default None marks
     "not sent" and is never validated; the route writes only the fields sent (`exclude_unset`)."""
     fields: dict[str, Any] = {}
     for fname, finfo in schema.model_fields.items():
         annotation: Any = finfo.annotation
+        if annotation is str:
+            # Text keeps taking null on update: it clears the field to "" (a ship-to's access hours).
+            annotation = str | None
         # Keep the field's constraints and validators (lengths, bounds): an update obeys the same rules.
         if finfo.metadata:
             annotation = Annotated[annotation, *finfo.metadata]

@@ -5692,14 +5692,14 @@ export interface components {
              */
             category?: "truck" | "trailer" | "tank_wagon" | "bobtail" | "other";
             /** Description */
-            description?: string;
+            description?: string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
         };
         /** AssetUpdate */
         AssetUpdate: {
             /** Asset Name */
-            asset_name?: string;
+            asset_name?: string | null;
             /**
              * Capacity
              * @description Gallons
@@ -5713,14 +5713,14 @@ export interface components {
             /** Is Active */
             is_active?: boolean;
             /** Notes */
-            notes?: string;
+            notes?: string | null;
             /**
              * Product Id
              * @description What the tank holds
              */
             product_id?: number | null;
             /** Serial Number */
-            serial_number?: string;
+            serial_number?: string | null;
             /**
              * Ship To Id
              * @description Must be a ship-to of the customer
@@ -6699,7 +6699,7 @@ export interface components {
         /** CityUpdate */
         CityUpdate: {
             /** Name */
-            name?: string;
+            name?: string | null;
             /** State Id */
             state_id?: number;
         };
@@ -6858,7 +6858,7 @@ export interface components {
              * Asset Number
              * @description Fleet number, unique
              */
-            asset_number?: string;
+            asset_number?: string | null;
             /** Asset Type Id */
             asset_type_id?: number;
             /**
@@ -6876,14 +6876,14 @@ export interface components {
             /** Is Active */
             is_active?: boolean;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Plate */
-            plate?: string;
+            plate?: string | null;
             /**
              * Vin
              * @description 17-character VIN with a valid check digit, or empty
              */
-            vin?: string;
+            vin?: string | null;
         };
         /** CompanySettingsIn */
         CompanySettingsIn: {
@@ -6960,27 +6960,27 @@ export interface components {
         /** CompanysettingsUpdate */
         CompanysettingsUpdate: {
             /** Address One */
-            address_one?: string;
+            address_one?: string | null;
             /** Address Two */
-            address_two?: string;
+            address_two?: string | null;
             /** City Id */
             city_id?: number | null;
             /** Company Name */
-            company_name?: string;
+            company_name?: string | null;
             /** Email */
             email?: string | null;
             /** Logo */
             logo?: components["schemas"]["LogoRef"][];
             /** Phone Number */
-            phone_number?: string;
+            phone_number?: string | null;
             /** Postal Code */
-            postal_code?: string;
+            postal_code?: string | null;
             /** State Id */
             state_id?: number | null;
             /** Website Url */
-            website_url?: string;
+            website_url?: string | null;
             /** Zip Code */
-            zip_code?: string;
+            zip_code?: string | null;
         };
         /** CompanyTypeIn */
         CompanyTypeIn: {
@@ -7332,13 +7332,13 @@ export interface components {
         /** ContactserviceUpdate */
         ContactserviceUpdate: {
             /** Code */
-            code?: string;
+            code?: string | null;
             /** Description */
-            description?: string;
+            description?: string | null;
             /** Is Active */
             is_active?: boolean;
             /** Name */
-            name?: string;
+            name?: string | null;
         };
         /** ContractOut */
         ContractOut: {
@@ -7423,9 +7423,9 @@ export interface components {
              * Company Type
              * @description e.g. Construction, Agriculture
              */
-            company_type?: string;
+            company_type?: string | null;
             /** Description */
-            description?: string;
+            description?: string | null;
         };
         /** CustomercontactListQuery */
         CustomercontactListQuery: {
@@ -7496,16 +7496,16 @@ export interface components {
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Notes */
-            notes?: string;
+            notes?: string | null;
             /** Phone */
-            phone?: string;
+            phone?: string | null;
             /**
              * Position
              * @description e.g. Accounts Payable, Site Manager
              */
-            position?: string;
+            position?: string | null;
             /**
              * Services
              * @description Contact service ids
@@ -7891,11 +7891,11 @@ export interface components {
              * Account Number
              * @description Unique; generated (C000123) when blank
              */
-            account_number?: string;
+            account_number?: string | null;
             /** Address One */
-            address_one?: string;
+            address_one?: string | null;
             /** Address Two */
-            address_two?: string;
+            address_two?: string | null;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -7906,13 +7906,13 @@ export interface components {
             /** Credit Limit */
             credit_limit?: number | string | null;
             /** Customer Pricing Type */
-            customer_pricing_type?: string;
+            customer_pricing_type?: string | null;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Notes */
-            notes?: string;
+            notes?: string | null;
             /**
              * Payment Method Id
              * @description A payment method of the pricing app
@@ -7924,7 +7924,7 @@ export interface components {
              */
             payment_term_id?: number | null;
             /** Phone */
-            phone?: string;
+            phone?: string | null;
             /** State Id */
             state_id?: number | null;
             /**
@@ -7938,14 +7938,14 @@ export interface components {
              * Tax Exempt Certificate
              * @description Certificate number when tax exempt
              */
-            tax_exempt_certificate?: string;
+            tax_exempt_certificate?: string | null;
             /**
              * Tax Exempt Expires
              * @description The exemption certificate's expiry; from the next day taxes are charged again
              */
             tax_exempt_expires?: string | null;
             /** Zip Code */
-            zip_code?: string;
+            zip_code?: string | null;
         };
         /** DashboardDateRange */
         DashboardDateRange: {
@@ -9176,9 +9176,9 @@ export interface components {
             /** Licence Expiry */
             licence_expiry?: string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Phone */
-            phone?: string;
+            phone?: string | null;
             /** Region Id */
             region_id?: number | null;
             /**
@@ -11017,17 +11017,17 @@ export interface components {
              */
             customer_id?: number | null;
             /** Description */
-            description?: string;
+            description?: string | null;
             /**
              * Erp Code
              * @description The item code in the accounting system
              */
-            erp_code?: string;
+            erp_code?: string | null;
             /**
              * Fee Code
              * @description Unique when set, kept upper-case
              */
-            fee_code?: string;
+            fee_code?: string | null;
             /**
              * Fee Type
              * @enum {string}
@@ -11039,7 +11039,7 @@ export interface components {
              * Name
              * @description e.g. Delivery, Environmental
              */
-            name?: string;
+            name?: string | null;
             /** Quantity */
             quantity?: number | string;
             /** Rate */
@@ -13344,14 +13344,14 @@ export interface components {
              * Code
              * @description Short unique code, kept upper-case
              */
-            code?: string;
+            code?: string | null;
             /** Is Active */
             is_active?: boolean;
             /**
              * Name
              * @description e.g. ACH, Check, Credit Card
              */
-            name?: string;
+            name?: string | null;
         };
         /** PaymentOut */
         PaymentOut: {
@@ -13520,7 +13520,7 @@ export interface components {
              * Name
              * @description e.g. Net 30, 2/10 Net 30, COD
              */
-            name?: string;
+            name?: string | null;
             /**
              * Net Days
              * @description Days after the invoice date it is due; 0: on receipt
@@ -13947,7 +13947,7 @@ export interface components {
             /** Minimum Price */
             minimum_price?: number | string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /**
              * Priority
              * @description Higher wins among equally specific rules
@@ -14065,7 +14065,7 @@ export interface components {
         /** ProductcategoryUpdate */
         ProductcategoryUpdate: {
             /** Description */
-            description?: string;
+            description?: string | null;
             /**
              * Name
              * @description Required: 'Missing required field: name'
@@ -14389,7 +14389,7 @@ export interface components {
              */
             category_id?: number | null;
             /** Description */
-            description?: string;
+            description?: string | null;
             /**
              * Name
              * @description Required
@@ -15285,11 +15285,11 @@ export interface components {
              * Code
              * @description Short code, e.g. GC; unique when set
              */
-            code?: string;
+            code?: string | null;
             /** Description */
-            description?: string;
+            description?: string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
         };
         /** RenderedHtml */
         RenderedHtml: {
@@ -15872,11 +15872,11 @@ export interface components {
              * Access Hours
              * @description e.g. Mon-Fri 6am-4pm, gate code 1234
              */
-            access_hours?: string;
+            access_hours?: string | null;
             /** Address One */
-            address_one?: string;
+            address_one?: string | null;
             /** Address Two */
-            address_two?: string;
+            address_two?: string | null;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -15885,7 +15885,7 @@ export interface components {
             /** Customer Id */
             customer_id?: number;
             /** Delivery Instructions */
-            delivery_instructions?: string;
+            delivery_instructions?: string | null;
             /** Is Active */
             is_active?: boolean;
             /** Latitude */
@@ -15893,11 +15893,11 @@ export interface components {
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** State Id */
             state_id?: number | null;
             /** Zip Code */
-            zip_code?: string;
+            zip_code?: string | null;
         };
         /** ShipToIn */
         ShipToIn: {
@@ -16199,11 +16199,11 @@ export interface components {
         /** StateUpdate */
         StateUpdate: {
             /** Code */
-            code?: string;
+            code?: string | null;
             /** Country */
-            country?: string;
+            country?: string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
         };
         /** StatusQuery */
         StatusQuery: {
@@ -16513,12 +16513,12 @@ export interface components {
              * Alias Code
              * @description The supplier's item code
              */
-            alias_code?: string;
+            alias_code?: string | null;
             /**
              * Alias Name
              * @description The supplier's name for the product
              */
-            alias_name?: string;
+            alias_name?: string | null;
             /** Product Id */
             product_id?: number;
             /** Supplier Id */
@@ -16557,9 +16557,9 @@ export interface components {
         /** SupplierUpdate */
         SupplierUpdate: {
             /** Address One */
-            address_one?: string;
+            address_one?: string | null;
             /** Address Two */
-            address_two?: string;
+            address_two?: string | null;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -16569,17 +16569,17 @@ export interface components {
              * Code
              * @description Vendor number; unique when set
              */
-            code?: string;
+            code?: string | null;
             /** Contact Name */
-            contact_name?: string;
+            contact_name?: string | null;
             /** Email */
             email?: string | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Notes */
-            notes?: string;
+            notes?: string | null;
             /** Phone */
-            phone?: string;
+            phone?: string | null;
             /** State Id */
             state_id?: number | null;
             /**
@@ -16593,7 +16593,7 @@ export interface components {
              */
             terminals?: number[];
             /** Zip Code */
-            zip_code?: string;
+            zip_code?: string | null;
         };
         /** SyncItemsIn */
         SyncItemsIn: {
@@ -16939,9 +16939,9 @@ export interface components {
              * Code
              * @description Unique, kept upper-case
              */
-            code?: string;
+            code?: string | null;
             /** Description */
-            description?: string;
+            description?: string | null;
             /**
              * Exemptible
              * @description Not charged to tax-exempt customers
@@ -16964,7 +16964,7 @@ export interface components {
              * Name
              * @description e.g. Federal diesel excise
              */
-            name?: string;
+            name?: string | null;
             /** Product Ids */
             product_ids?: number[];
             /**
@@ -17237,9 +17237,9 @@ export interface components {
         /** TerminalUpdate */
         TerminalUpdate: {
             /** Address One */
-            address_one?: string;
+            address_one?: string | null;
             /** Address Two */
-            address_two?: string;
+            address_two?: string | null;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -17252,9 +17252,9 @@ export interface components {
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Notes */
-            notes?: string;
+            notes?: string | null;
             /** State Id */
             state_id?: number | null;
             /**
@@ -17266,9 +17266,9 @@ export interface components {
              * Terminal Code
              * @description TCN, e.g. T-76-TX-2000; unique
              */
-            terminal_code?: string;
+            terminal_code?: string | null;
             /** Zip Code */
-            zip_code?: string;
+            zip_code?: string | null;
         };
         /** TruckOut */
         TruckOut: {
@@ -17693,7 +17693,7 @@ export interface components {
         /** YardUpdate */
         YardUpdate: {
             /** Address */
-            address?: string;
+            address?: string | null;
             /**
              * City Id
              * @description Must be in state_id; sets state_id when that is empty
@@ -17703,7 +17703,7 @@ export interface components {
              * Code
              * @description Short code, e.g. HOU; unique when set
              */
-            code?: string;
+            code?: string | null;
             /** Is Active */
             is_active?: boolean;
             /** Latitude */
@@ -17711,13 +17711,13 @@ export interface components {
             /** Longitude */
             longitude?: (number | string) | null;
             /** Name */
-            name?: string;
+            name?: string | null;
             /** Region Id */
             region_id?: number | null;
             /** State Id */
             state_id?: number | null;
             /** Zip Code */
-            zip_code?: string;
+            zip_code?: string | null;
         };
     };
     responses: never;

@@ -300,3 +300,30 @@ def test_a_json_body_sent_as_text_plain_is_a_415_and_writes_nothing(api_a):
         HTTP_AUTHORIZATION=f"Bearer {api_a.token}",
     )
     assert res.status_code == 201, res.content
+
+
+def test_a_page_past_any_table_is_a_422_on_every_paged_list(api_a):
+    """A page number whose offset overflows Postgres' bigint was a DataError inside the request (a 422
+    by the handler, but the transaction it ran in was left aborted): every list bounds `page`."""
+    from fueldesk.api import api
+
+    document = api.get_openapi_schema(path_prefix="/api")
+    paged = [
+        path
+        for path, methods in document["paths"].items()
+        if "{" not in path
+        and any(
+            p["name"] == "page" and p["in"] == "query"
+            for p in (methods.get("get") or {}).get("parameters", [])
+        )
+    ]
+    assert "/api/intuit/customers" in paged and len(paged) > 20
+    unbounded = [
+        path
+        for path in paged
+        for p in document["paths"][path]["get"]["parameters"]
+        if p["name"] == "page" and "maximum" not in p.get("schema", {})
+    ]
+    assert unbounded == []
+    res = api_a.get("/api/intuit/customers", {"page": 10**15})
+    assert res.status_code == 422 and "page" in res.json()["detail"]

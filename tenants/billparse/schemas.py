@@ -72,7 +72,7 @@ class BillParseDetailOut(BillParseDocOut):
 
 class BillParseListQuery(Schema):
     batch: str | None = Field(None, max_length=32)
-    page: int = Field(1, ge=1)
+    page: int = Field(1, ge=1, le=1_000_000)
     size: int = Field(20, ge=1, le=100)
 
 

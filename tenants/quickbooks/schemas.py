@@ -112,6 +112,6 @@ class SyncItemsIn(Schema):
 
 
 class ListQuery(Schema):
-    page: int = Field(1, ge=1)
+    page: int = Field(1, ge=1, le=1_000_000)
     size: int = Field(25, ge=1, le=200)
     search: str = Field("", max_length=200)

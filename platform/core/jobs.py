@@ -49,6 +49,8 @@ from dramatiq.common import current_millis
 from dramatiq.middleware import Middleware, MiddlewareError, SkipMessage
 
 from core.errors import REDIS_ERRORS, ServiceUnavailable
+from core.fairness import BULK_SUFFIX, FairShare, FairShareMiddleware, bulk_lane, choose_lane
+from core.fairness import enabled as fair_queues_enabled
 
 log = logging.getLogger(__name__)
 
@@ -324,6 +326,22 @@ class FuelDeskRedisBroker(RedisBroker):
         super().__init__(**kwargs)
         self.maintenance_interval_ms = maintenance_interval_ms
         self._last_maintenance: dict[str, int] = {}
+        self.fair_share = FairShare(self.client, self.namespace)
+
+    def declare_queue(self, queue_name: str) -> None:
+        """Every queue comes with its bulk lane (core.fairness), so every worker consumes both."""
+        super().declare_queue(queue_name)
+        if not queue_name.endswith(BULK_SUFFIX):
+            super().declare_queue(bulk_lane(queue_name))
+
+    def enqueue(self, message: Any, *, delay: int | None = None) -> Any:
+        # A message about to wait in its queue (a first send, or a delayed one coming due) takes its
+        # company's place in the main lane, or the bulk lane when the company already fills its share.
+        if delay is None and fair_queues_enabled():
+            schema = message.options.get(SCHEMA_OPTION) or getattr(connection, "schema_name", "public")
+            if schema and schema != "public":
+                message = choose_lane(self.fair_share, message, schema)
+        return super().enqueue(message, delay=delay)
 
     def _maintenance_due(self, command: str, queue_name: str) -> int:
         if command in {"ack", "nack"}:
@@ -378,6 +396,8 @@ def build_broker(url: str | None = None) -> dramatiq.Broker:
             heartbeat_timeout=settings.DRAMATIQ_HEARTBEAT_TIMEOUT_MS,
             maintenance_interval_ms=settings.DRAMATIQ_MAINTENANCE_INTERVAL_MS,
         )
+    if isinstance(broker, FuelDeskRedisBroker):
+        broker.add_middleware(FairShareMiddleware(broker.fair_share, SCHEMA_OPTION))
     broker.add_middleware(TenantMiddleware())
     return broker
 

@@ -338,6 +338,11 @@ DRAMATIQ_MAINTENANCE_INTERVAL_MS = int(os.environ.get("DRAMATIQ_MAINTENANCE_INTE
 JOB_STUCK_AFTER_SECONDS = int(os.environ.get("JOB_STUCK_AFTER_SECONDS", "600"))
 # Tests run actors synchronously through the stub broker unless told otherwise.
 DRAMATIQ_EAGER = env_bool("DRAMATIQ_EAGER", False)
+# Fair queues (core/fairness.py): a company's messages waiting in a queue's main lane before the
+# next go to its bulk lane; FAIR_QUEUES=0 turns the lanes off (the benchmark's before/after).
+FAIR_QUEUES = env_bool("FAIR_QUEUES", True)
+FAIR_QUEUED_PER_COMPANY = int(os.environ.get("FAIR_QUEUED_PER_COMPANY", "20"))
+FAIR_WAITING_LEASE_MS = int(os.environ.get("FAIR_WAITING_LEASE_MS", str(3600 * 1000)))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -1,13 +1,14 @@
 """Background jobs of the accounts domain."""
 
 import fueldesk.dramatiq_setup  # noqa: F401
+from core.fairness import QUEUES
 from core.jobs import tenant_actor
 from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 
 
-@tenant_actor
+@tenant_actor(queue_name=QUEUES.mail)
 def send_password_reset_email(user_id: int, token: str) -> None:
     from tenants.accounts.models import User
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
+from core.fairness import QUEUES
 from core.jobs import report_outcome, report_progress, tenant_actor
 
 from tenants.billparse import selectors, services
@@ -10,6 +11,7 @@ from tenants.billparse.models import ParsedBill
 
 
 @tenant_actor(
+    queue_name=QUEUES.parsing,
     kind="bill_parse",
     label="Bill parsing",
     retryable=True,  # idempotent: files already parsed are skipped, interrupted ones parsed again

@@ -4,6 +4,7 @@ from typing import Any
 
 import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 from core import csv_io
+from core.fairness import QUEUES
 from core.jobs import tenant_actor
 
 
@@ -18,6 +19,7 @@ def import_stuck(args: list[Any], kwargs: dict[str, Any], reason: str) -> bool:
 
 
 @tenant_actor(
+    queue_name=QUEUES.imports,
     kind="csv_import",
     label="CSV import",
     retry=retry_import,  # idempotent: a run restarts from the first row under the import's lock

@@ -7,6 +7,7 @@ import time
 
 import dramatiq
 import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
+from core.fairness import QUEUES
 from core.jobs import Document, periodic, report_outcome, report_progress, send_job, tenant_actor
 
 from tenants.inbox import services
@@ -22,7 +23,14 @@ def poll_inboxes_everywhere() -> None:
         send_job(poll_inbox, schema=schema, document=MAILBOX_DOCUMENT)
 
 
-@tenant_actor(kind="inbox_poll", label="Inbox poll", retryable=True, max_retries=0, time_limit=15 * 60_000)
+@tenant_actor(
+    kind="inbox_poll",
+    label="Inbox poll",
+    retryable=True,
+    max_retries=0,
+    time_limit=15 * 60_000,
+    queue_name=QUEUES.inbox,
+)
 def poll_inbox(force: bool = False) -> None:
     """Import the mailbox's new messages (idempotent: each message once). A refused login or an
     unreachable server fails the entry with the reason and backs off; it is not retried at once."""

@@ -6,6 +6,7 @@ from typing import Any
 
 import dramatiq
 import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
+from core.fairness import QUEUES
 from core.jobs import periodic, tenant_actor
 
 from tenants.mail import services
@@ -20,7 +21,7 @@ REQUEUE_EVERY_SECONDS = 300
     max_retries=services.MAX_ATTEMPTS,
     min_backoff=2_000,
     max_backoff=120_000,
-    queue_name="email",
+    queue_name=QUEUES.mail,
 )
 def send_email(email_id: int, **_: Any) -> None:
     """Deliver one outbox email (retried with backoff on temporary SMTP failures)."""

@@ -9,6 +9,7 @@ from typing import Any
 
 import dramatiq
 import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
+from core.fairness import QUEUES
 from core.jobs import Document, kind_of, periodic, report_outcome, report_progress, send_job, tenant_actor
 from django.conf import settings
 from tenancy.models import IntegrationAccount
@@ -37,7 +38,13 @@ def _run(fn: Callable[[], dict[str, int]], what: str) -> None:
         )
 
 
-@tenant_actor(kind="quickbooks_customers", label="QuickBooks customer sync", retryable=True, max_retries=0)
+@tenant_actor(
+    kind="quickbooks_customers",
+    label="QuickBooks customer sync",
+    retryable=True,
+    max_retries=0,
+    queue_name=QUEUES.accounting,
+)
 def sync_customers_job(customer_ids: list[int] | None = None) -> None:
     _run(
         lambda: services.sync_customers(customer_ids=customer_ids, progress=report_progress), "Customer sync"
@@ -45,24 +52,46 @@ def sync_customers_job(customer_ids: list[int] | None = None) -> None:
 
 
 @tenant_actor(
-    kind="quickbooks_customer_import", label="QuickBooks customer import", retryable=True, max_retries=0
+    queue_name=QUEUES.accounting,
+    kind="quickbooks_customer_import",
+    label="QuickBooks customer import",
+    retryable=True,
+    max_retries=0,
 )
 def import_customers_job() -> None:
     _run(lambda: services.import_customers(progress=report_progress), "Customer import")
 
 
-@tenant_actor(kind="quickbooks_items", label="QuickBooks item sync", retryable=True, max_retries=0)
+@tenant_actor(
+    kind="quickbooks_items",
+    label="QuickBooks item sync",
+    retryable=True,
+    max_retries=0,
+    queue_name=QUEUES.accounting,
+)
 def sync_items_job(items: list[list[Any]]) -> None:
     pairs = [(str(kind), int(local_id)) for kind, local_id in items]
     _run(lambda: services.sync_items(items=pairs, progress=report_progress), "Item sync")
 
 
-@tenant_actor(kind="quickbooks_payments", label="QuickBooks payments", retryable=True, max_retries=0)
+@tenant_actor(
+    kind="quickbooks_payments",
+    label="QuickBooks payments",
+    retryable=True,
+    max_retries=0,
+    queue_name=QUEUES.accounting,
+)
 def sync_payments_job(payment_ids: list[str] | None = None) -> None:
     _run(lambda: services.sync_payments(payment_ids=payment_ids, progress=report_progress), "Payment sync")
 
 
-@tenant_actor(kind="quickbooks_payments", label="QuickBooks payments", retryable=True, max_retries=0)
+@tenant_actor(
+    kind="quickbooks_payments",
+    label="QuickBooks payments",
+    retryable=True,
+    max_retries=0,
+    queue_name=QUEUES.accounting,
+)
 def lookup_payments_job() -> None:
     """The payments webhooks named, a bounded number of batches per message (each payment committed
     with its recording); while some remain, the next message is queued. A killed worker's message

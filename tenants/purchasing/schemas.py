@@ -177,7 +177,7 @@ class PurchaseOrderRow(Schema):
 
     @staticmethod
     def resolve_allowed_actions(obj: Any) -> list[dict[str, str]]:
-        from tenants.purchasing.po_workflow import allowed_actions
+        from tenants.purchasing.workflow.po import allowed_actions
 
         return allowed_actions(obj.status)
 
@@ -411,7 +411,7 @@ class BillRow(Schema):
 
     @staticmethod
     def resolve_allowed_actions(obj: Any) -> list[dict[str, str]]:
-        from tenants.purchasing.bill_workflow import allowed_actions
+        from tenants.purchasing.workflow.bill import allowed_actions
 
         return allowed_actions(obj.status)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from core.errors import ApiError
 from core.scoping import get_or_404
+from core.workflow import timeline
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -205,7 +206,7 @@ def invoice_payload(inv: Invoice) -> dict[str, Any]:
             }
             for a in allocations
         ],
-        "events": list(inv.events.all()),
+        "events": timeline(inv),
         "allowed_actions": workflow.allowed_actions(inv.status),
         "issued_at": inv.issued_at,
         "voided_at": inv.voided_at,

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from core.listing import ListParams
-from core.workflow import WorkflowEventOut
+from core.workflow import WorkflowEventOut, timeline
 from ninja import Field, Schema
 from pydantic import ConfigDict
 
@@ -204,7 +204,7 @@ class PurchaseOrderOut(PurchaseOrderRow):
 
     @staticmethod
     def resolve_timeline(obj: Any) -> list[Any]:
-        return list(obj.events.all())
+        return timeline(obj)
 
 
 class DefaultCostOut(Schema):
@@ -453,7 +453,7 @@ class BillOut(BillRow):
 
     @staticmethod
     def resolve_timeline(obj: Any) -> list[Any]:
-        return list(obj.events.all())
+        return timeline(obj)
 
 
 class SupplierTermOut(Schema):

@@ -49,11 +49,16 @@ def test_each_move_names_its_permission_and_the_system_moves_are_not_offered():
 
 
 def test_the_route_of_a_move_comes_from_the_table():
-    machine = _toy()
-    route = action_route(machine, "void", prefix="/memos")
-    assert route["path"] == "/memos/{int:id}/cancel"
-    assert route["auth"].code == "memo.void"
-    assert action_route(machine, "issue")["path"] == "/{int:id}/issue"
+    # Real machines: `perm()` registers an unknown resource, so a toy one would leak into the registry.
+    from tenants.purchasing.workflow import po
+    from tenants.sales import workflow as sales_workflow
+
+    route = action_route(sales_workflow.MACHINE, "start_delivery", prefix="/sales-orders")
+    assert route["path"] == "/sales-orders/{int:id}/start-delivery"
+    assert route["auth"].permission == "sales_order.start_delivery"
+    route = action_route(po.MACHINE, "receive")  # a move with its own path
+    assert (route["path"], route["auth"].permission) == ("/{int:id}/receipts", "purchase_order.receive")
+    assert _toy().get("void").path == "cancel" and _toy().get("issue").path == "issue"
 
 
 def test_a_status_call_picks_the_move_open_from_the_current_status():

@@ -49,10 +49,6 @@ class ServiceUnavailable(Exception):
         super().__init__(detail)
 
 
-def not_found(label: str) -> ApiError:
-    return ApiError(404, f"{label} not found")
-
-
 # A list's enums (core.listing): the same sentence as the run-time check's.
 LIST_ENUMS = {"sort_by": ("sort", "Sortable"), "filter_field": ("filter", "Filterable")}
 

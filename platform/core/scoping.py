@@ -142,9 +142,34 @@ def get_or_none(qs: QuerySet[M], pk: Any) -> M | None:
     return scoped(qs).filter(pk=pk).first()
 
 
-def get_or_404(qs: QuerySet[M], pk: Any, message: str) -> M:
-    """One row by primary key through the request's scope: another user's row is simply not found."""
-    obj = get_or_none(qs, pk)
+# --- not found ---------------------------------------------------------------------------------------
+_NOT_FOUND: dict[type[Model], str] = {}
+
+
+def declare_not_found(model: type[Model], sentence: str) -> None:
+    """The sentence a 404 for `model` says, when it is not "<Verbose name> not found" (its Meta's
+    verbose_name, which is the default): declared once, beside the model."""
+    _NOT_FOUND[model] = sentence
+
+
+def not_found_message(model: type[Model]) -> str:
+    declared = _NOT_FOUND.get(model)
+    if declared is not None:
+        return declared
+    name = str(model._meta.verbose_name)
+    return f"{name[:1].upper()}{name[1:]} not found"
+
+
+def not_found(model: type[Model], **extra: Any) -> ApiError:
+    """The 404 of `model` (its one sentence), e.g. `raise not_found(SalesOrder)`."""
+    return ApiError(404, not_found_message(model), **extra)
+
+
+def get_or_404(qs: QuerySet[M] | type[M], pk: Any, message: str | None = None) -> M:
+    """One row by primary key through the request's scope: another user's row is simply not found.
+    `qs` may be the model itself; the 404 says the model's sentence unless `message` is given."""
+    queryset: QuerySet[M] = qs._default_manager.all() if isinstance(qs, type) else qs
+    obj = get_or_none(queryset, pk)
     if obj is None:
-        raise ApiError(404, message)
+        raise ApiError(404, message or not_found_message(queryset.model))
     return obj

@@ -8,6 +8,7 @@ from typing import Any
 from core.envelope import Envelope, Page, ok, page_of
 from core.errors import ApiError
 from core.permissions import acting_user, perm, register_resource
+from core.scoping import get_or_404
 from core.storage import open_tenant_file
 from core.uploads import upload_route
 from django.http import HttpRequest, HttpResponse
@@ -35,10 +36,7 @@ NOT_FOUND = "Parsed document not found"
 
 
 def _get(parse_id: int) -> ParsedBill:
-    row = selectors.parsed_bills().filter(pk=parse_id).first()
-    if row is None:
-        raise ApiError(404, NOT_FOUND)
-    return row
+    return get_or_404(selectors.parsed_bills(), parse_id)
 
 
 def _detail(row: ParsedBill) -> dict[str, Any]:

@@ -4,6 +4,7 @@ supplier's confirmed layout (the label words of its bills) that the parser recog
 from __future__ import annotations
 
 from core.models import Timestamped
+from core.scoping import declare_not_found
 from django.db import models
 
 
@@ -57,3 +58,7 @@ class SupplierLayout(Timestamped):
 
     def __str__(self) -> str:
         return f"Layout of supplier {self.supplier_id}"
+
+
+# The 404 of a parse (core.scoping.get_or_404): the user uploaded a document, not a "parsed bill".
+declare_not_found(ParsedBill, "Parsed document not found")

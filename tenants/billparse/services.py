@@ -11,6 +11,7 @@ from typing import Any
 
 from core.errors import ApiError
 from core.jobs import Document, send_job
+from core.scoping import get_or_404
 from core.storage import PDF, open_tenant_file, save_upload, sniff
 from core.uploads import read_upload, require_pdf
 from django.core.files.uploadedfile import UploadedFile
@@ -118,9 +119,7 @@ def _fail(row: ParsedBill, message: str) -> ParsedBill:
 def save_review(*, parse_id: int, review: dict[str, Any]) -> ParsedBill:
     """Keep the user's edits of a parsed bill (nothing else changes)."""
     with transaction.atomic():
-        row = ParsedBill.objects.select_for_update().filter(pk=parse_id).first()
-        if row is None:
-            raise ApiError(404, "Parsed document not found")
+        row = get_or_404(ParsedBill.objects.select_for_update(), parse_id)
         if row.status != ParsedBill.Status.PARSED:
             raise ApiError(409, _not_reviewable(row))
         row.review = review
@@ -208,9 +207,7 @@ def create_bill_from(
     from tenants.purchasing import services as purchasing
 
     with transaction.atomic():
-        row = ParsedBill.objects.select_for_update().filter(pk=parse_id).first()
-        if row is None:
-            raise ApiError(404, "Parsed document not found")
+        row = get_or_404(ParsedBill.objects.select_for_update(), parse_id)
         if row.status != ParsedBill.Status.PARSED:
             raise ApiError(409, _not_reviewable(row))
         supplier_id = review.get("supplier_id")

@@ -6,6 +6,7 @@ from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError
 from core.listing import ListSpec, paginate
 from core.permissions import perm
+from core.scoping import not_found
 from django.http import HttpRequest
 from ninja import Query, Router
 
@@ -206,7 +207,7 @@ def products_of_category(
     if not (category_id.isascii() and category_id.isdigit()) or len(category_id) > 18 or int(category_id) < 1:
         raise ApiError(422, services.MISSING_CATEGORY_ID)
     if not ProductCategory.objects.filter(pk=int(category_id)).exists():
-        raise ApiError(404, "Product category not found")
+        raise not_found(ProductCategory)
     in_category = _InCategory(params, int(category_id))
     qs = product_crud.list_queryset(in_category)
     return ok(paginate(qs, params, product_crud.default_size), "Products retrieved successfully")

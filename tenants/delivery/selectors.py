@@ -45,9 +45,7 @@ def filter_tickets(qs: QuerySet[DeliveryTicket], params: Any) -> QuerySet[Delive
 def get_ticket(ticket_id: int) -> DeliveryTicket:
     # Through the request's row scope (core.scoping): a driver reaches his own orders' tickets only.
     return scoping.get_or_404(
-        tickets().select_related("sales_order__driver", "sales_order__truck"),
-        ticket_id,
-        "Delivery ticket not found",
+        tickets().select_related("sales_order__driver", "sales_order__truck"), ticket_id
     )
 
 
@@ -58,9 +56,7 @@ def order_tickets(order_id: int) -> list[DeliveryTicket]:
 
 def get_order(order_id: int) -> SalesOrder:
     return scoping.get_or_404(
-        SalesOrder.objects.select_related("customer", "ship_to", "driver", "truck"),
-        order_id,
-        "Sales order not found",
+        SalesOrder.objects.select_related("customer", "ship_to", "driver", "truck"), order_id
     )
 
 

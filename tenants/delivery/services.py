@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
+from core.documents import replace_lines
 from core.errors import ApiError
 from core.storage import resolve_tenant_file
 from django.db import transaction
@@ -56,22 +57,24 @@ def _groups(lines: Sequence[LineItem], order: SalesOrder, split_by_po: bool) -> 
 def _sync_lines(ticket: DeliveryTicket, lines: Sequence[LineItem]) -> None:
     """The ticket's lines follow the order's: same products and ordered quantities; a delivered
     quantity already recorded on the order shows too. Meter readings typed on the ticket stay."""
-    existing = {tl.line_item_id: tl for tl in ticket.lines.all()}
-    keep = set()
-    for pos, line in enumerate(lines, start=1):
-        tl = existing.get(line.pk)
-        if tl is None:
-            tl = DeliveryTicketLine(ticket=ticket, line_item=line)
+
+    def fill(tl: DeliveryTicketLine, line: LineItem) -> None:
         tl.product_id = line.product_id
-        tl.position = pos
         tl.ordered_quantity = line.quantity
         if line.delivered_quantity is not None:
             tl.delivered_quantity = line.delivered_quantity
         if tl.tank_id is None and line.customer_asset_id is not None:
             tl.tank_id = line.customer_asset_id
-        tl.save()
-        keep.add(line.pk)
-    ticket.lines.exclude(line_item_id__in=keep).delete()
+
+    # Keyed by the order's line: a line new on the order is a new ticket line.
+    replace_lines(
+        ticket.lines,
+        lines,
+        new=lambda line: DeliveryTicketLine(ticket=ticket, line_item=line),
+        fill=fill,
+        key=lambda line: line.pk,
+        key_field="line_item_id",
+    )
 
 
 def _new_ticket(order: SalesOrder, po_number: str, by: Any) -> DeliveryTicket:

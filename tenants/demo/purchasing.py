@@ -53,7 +53,8 @@ def _make(data: dict, status: str, by: object) -> None:
     from core.errors import ApiError
     from django.db import transaction
 
-    from tenants.purchasing import po_workflow, services
+    from tenants.purchasing import services
+    from tenants.purchasing.workflow import po as po_workflow
 
     try:
         with transaction.atomic():

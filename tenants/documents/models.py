@@ -1,5 +1,6 @@
 """Printable document templates (the designer's JSON), one default per document type."""
 
+from core.scoping import declare_not_found
 from django.db import models
 from django.db.models import Q
 
@@ -35,3 +36,6 @@ class DocumentTemplate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.type})"
+
+
+declare_not_found(DocumentTemplate, "Template not found")  # core.scoping.get_or_404's sentence

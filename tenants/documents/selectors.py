@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from core.errors import ApiError
+from core.scoping import get_or_404
 from core.storage import open_tenant_file
 from django.db.models import QuerySet
 
@@ -24,10 +25,7 @@ def templates(doc_type: str | None = None) -> QuerySet[DocumentTemplate]:
 
 
 def get_template(template_id: int) -> DocumentTemplate:
-    template = DocumentTemplate.objects.filter(pk=template_id).first()
-    if template is None:
-        raise ApiError(404, "Template not found")
-    return template
+    return get_or_404(DocumentTemplate, template_id)
 
 
 def logo_data_uri(key: str) -> str:

@@ -2,9 +2,9 @@ from typing import Any
 
 from core.crud import Crud
 from core.envelope import Message, ok
-from core.errors import not_found
 from core.listing import ListSpec
 from core.permissions import perm
+from core.scoping import get_or_404
 from django.http import HttpRequest
 from ninja import Router
 
@@ -140,9 +140,7 @@ Crud(
     summary="Delete a driver (their sign-in is kept, deactivated)",
 )
 def delete_driver(request: HttpRequest, id: int) -> Any:
-    driver = selectors.drivers().filter(pk=id).first()
-    if driver is None:
-        raise not_found("Driver")
+    driver = get_or_404(selectors.drivers(), id)
     return ok(None, services.delete_driver(driver))
 
 

@@ -7,11 +7,12 @@ import datetime as dt
 from typing import Any
 
 from core.csv_io import CSV_RESPONSE, csv_text_response
+from core.documents import action_route, codes, require_move
 from core.envelope import Envelope, Message, Page, ok
-from core.errors import ApiError
 from core.jobs import Document, send_job
 from core.listing import ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
+from core.scoping import get_or_404, not_found
 from django.db import connection
 from django.http import HttpRequest
 from ninja import Query, Router
@@ -37,11 +38,13 @@ from tenants.invoicing.schemas import (
     StatementOut,
     StatementQuery,
 )
+from tenants.sales.models import SalesOrder
 
 router = Router(tags=["invoice"])
 line_router = Router(tags=["invoice-line-item"])
 
-register_resource("invoice", "Invoices", ("view", "add", "change", "delete", "issue", "void"))
+# The workflow's moves name their permissions (workflow.MACHINE); the routes take path and auth from it.
+register_resource("invoice", "Invoices", codes(workflow.MACHINE))
 register_resource("payment", "Payments", ("view", "add", "change", "delete"))
 
 DEFAULT_SIZE = 25
@@ -92,10 +95,7 @@ def _user(request: HttpRequest) -> Any:
 
 
 def _invoice(invoice_id: int) -> Invoice:
-    inv = selectors.get_invoice(invoice_id)
-    if inv is None:
-        raise ApiError(404, "Invoice not found")
-    return inv
+    return get_or_404(selectors.invoice_detail(), invoice_id)
 
 
 def _payload(invoice_id: int) -> dict[str, Any]:
@@ -120,7 +120,7 @@ def _summary_sentence(summary: services.Summary) -> str:
 )
 def create_invoice(request: HttpRequest, sales_order_id: int) -> Any:
     if sales_order_id < 1:
-        raise ApiError(404, "Sales order not found")
+        raise not_found(SalesOrder)
     inv, summary, created = services.create_or_update_invoice(
         sales_order_id=sales_order_id, by=_user(request)
     )
@@ -172,9 +172,8 @@ def update_invoice(request: HttpRequest, id: int, payload: InvoiceUpdateIn) -> A
 
 
 @router.post(
-    "/{int:id}/issue",
+    **action_route(workflow.MACHINE, "issue"),
     response=Envelope[InvoiceOut],
-    auth=perm("invoice.issue"),
     operation_id="invoice_issue",
     summary="Issue a draft invoice",
 )
@@ -184,9 +183,8 @@ def issue_invoice(request: HttpRequest, id: int) -> Any:
 
 
 @router.post(
-    "/{int:id}/void",
+    **action_route(workflow.MACHINE, "void"),
     response=Envelope[InvoiceOut],
-    auth=perm("invoice.void"),
     operation_id="invoice_void",
     summary="Void an invoice (with a reason)",
     description="A draft or issued invoice without payments. Its number stays used; the order can be "
@@ -207,11 +205,9 @@ def void_invoice(request: HttpRequest, id: int, reason: str = "") -> Any:
 )
 def invoice_status(request: HttpRequest, id: int, status: str, reason: str = "") -> Any:
     user = _user(request)
-    action = workflow.STATUS_CALL_ACTIONS.get(status.strip().lower())
-    if action is not None and not user.has_perm(f"invoice.{action}"):
-        from core.permissions import denial_message
-
-        raise ApiError(403, denial_message(f"invoice.{action}"))
+    action = workflow.MACHINE.status_action(status.strip().lower())
+    if action is not None:
+        require_move(user, workflow.MACHINE, action)
     inv = services.invoice_order_status(sales_order_id=id, status=status, by=user, reason=reason[:500])
     return ok(_payload(inv.pk), f"Invoice {inv.number} is now {inv.get_status_display().lower()}")
 
@@ -253,10 +249,7 @@ def _allocs(items: Any) -> list[services.AllocationRequest] | None:
 
 
 def _payment(payment_id: int) -> dict[str, Any]:
-    p = selectors.get_payment(payment_id)
-    if p is None:
-        raise ApiError(404, "Payment not found")
-    return selectors.payment_payload(p)
+    return selectors.payment_payload(get_or_404(selectors.payment_detail(), payment_id))
 
 
 @router.get(
@@ -411,9 +404,7 @@ def list_lines(request: HttpRequest, params: Query[InvoiceLineListQuery]) -> Any
     summary="Get an invoice line item",
 )
 def get_line(request: HttpRequest, id: int) -> Any:
-    line = selectors.invoice_lines().filter(pk=id).first()
-    if line is None:
-        raise ApiError(404, "Invoice line item not found")
+    line = get_or_404(selectors.invoice_lines(), id)
     return ok(selectors.line_payload(line), "Invoice line item retrieved successfully")
 
 

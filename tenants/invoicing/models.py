@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from core.documents import DocumentHeader, document_number, document_status
 from core.models import Timestamped, WorkflowEvent
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MinValueValidator
@@ -21,7 +22,7 @@ from tenants.parties.models import SyncState
 ZERO = Decimal("0")
 
 
-class Invoice(Timestamped):
+class Invoice(DocumentHeader):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         ISSUED = "issued", "Issued"
@@ -29,8 +30,8 @@ class Invoice(Timestamped):
         PAID = "paid", "Paid"
         VOID = "void", "Void"
 
-    number = models.CharField(max_length=30, unique=True, help_text="INV-000123, per company, never reused")
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    number = document_number("INV-000123")
+    status = document_status(Status)
     sales_order = models.ForeignKey("sales.SalesOrder", on_delete=models.PROTECT, related_name="invoices")
     customer = models.ForeignKey("parties.Customer", on_delete=models.PROTECT, related_name="invoices")
     ship_to = models.ForeignKey(
@@ -44,10 +45,7 @@ class Invoice(Timestamped):
     payment_term_name = models.CharField(max_length=80, blank=True, default="")
     po_number = models.CharField(max_length=60, blank=True, default="")
     notes = models.TextField(blank=True, default="")
-    subtotal = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     fee_total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    tax_total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     amount_paid = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     balance = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     # The taxes of the invoice, aggregated per tax as the engine computed them (JSON, decimals as text).
@@ -57,9 +55,6 @@ class Invoice(Timestamped):
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=500, blank=True, default="")
     email_sent_at = models.DateTimeField(null=True, blank=True)
-    created_by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
     # The accounting integration's link: the id in the accounting system and the last sync's state.
     external_id = models.CharField(max_length=100, blank=True, default="")
     sync_state = models.CharField(max_length=20, choices=SyncState.choices, default=SyncState.NOT_SYNCED)

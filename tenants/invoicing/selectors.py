@@ -9,6 +9,8 @@ from decimal import Decimal
 from typing import Any
 
 from core.errors import ApiError
+from core.scoping import get_or_404
+from core.workflow import timeline
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -105,31 +107,29 @@ def invoice_row(inv: Invoice) -> dict[str, Any]:
 
 # --- one invoice --------------------------------------------------------------------------------
 def get_invoice(invoice_id: int) -> Invoice | None:
-    return (
-        Invoice.objects.select_related(
-            "customer",
-            "customer__state",
-            "customer__city",
-            "ship_to",
-            "ship_to__state",
-            "ship_to__city",
-            "sales_order",
-            "payment_term",
-        )
-        .prefetch_related(
-            Prefetch(
-                "lines", queryset=InvoiceLine.objects.select_related("product").order_by("position", "id")
+    return invoice_detail().filter(pk=invoice_id).first()
+
+
+def invoice_detail() -> QuerySet[Invoice]:
+    """Invoices with what their payload shows (lines, timeline, payments)."""
+    return Invoice.objects.select_related(
+        "customer",
+        "customer__state",
+        "customer__city",
+        "ship_to",
+        "ship_to__state",
+        "ship_to__city",
+        "sales_order",
+        "payment_term",
+    ).prefetch_related(
+        Prefetch("lines", queryset=InvoiceLine.objects.select_related("product").order_by("position", "id")),
+        "events",
+        Prefetch(
+            "allocations",
+            queryset=PaymentAllocation.objects.select_related("payment", "payment__payment_method").order_by(
+                "payment__payment_date", "id"
             ),
-            "events",
-            Prefetch(
-                "allocations",
-                queryset=PaymentAllocation.objects.select_related(
-                    "payment", "payment__payment_method"
-                ).order_by("payment__payment_date", "id"),
-            ),
-        )
-        .filter(pk=invoice_id)
-        .first()
+        ),
     )
 
 
@@ -206,7 +206,7 @@ def invoice_payload(inv: Invoice) -> dict[str, Any]:
             }
             for a in allocations
         ],
-        "events": list(inv.events.all()),
+        "events": timeline(inv),
         "allowed_actions": workflow.allowed_actions(inv.status),
         "issued_at": inv.issued_at,
         "voided_at": inv.voided_at,
@@ -236,9 +236,7 @@ def invoice_document_data(invoice: Invoice | int) -> dict[str, Any]:
     from tenants.company.selectors import company_profile
     from tenants.documents.selectors import company_block
 
-    inv = get_invoice(invoice if isinstance(invoice, int) else invoice.pk)
-    if inv is None:
-        raise ApiError(404, "Invoice not found")
+    inv = get_or_404(invoice_detail(), invoice if isinstance(invoice, int) else invoice.pk)
     company = company_block().model_dump()
     profile = company_profile()
     company["logo_key"] = profile.logo_key if profile is not None else ""
@@ -400,16 +398,13 @@ def filter_payments(qs: QuerySet[Payment], params: Any) -> QuerySet[Payment]:
 
 
 def get_payment(payment_id: int) -> Payment | None:
-    return (
-        payments()
-        .prefetch_related(
-            Prefetch(
-                "allocations",
-                queryset=PaymentAllocation.objects.select_related("invoice").order_by("id"),
-            )
-        )
-        .filter(pk=payment_id)
-        .first()
+    return payment_detail().filter(pk=payment_id).first()
+
+
+def payment_detail() -> QuerySet[Payment]:
+    """Payments with their allocations (a payment's payload)."""
+    return payments().prefetch_related(
+        Prefetch("allocations", queryset=PaymentAllocation.objects.select_related("invoice").order_by("id"))
     )
 
 
@@ -455,9 +450,7 @@ def statement(customer_id: int, start: dt.date, end: dt.date) -> dict[str, Any]:
     balance brought forward; then the invoices still open and the credit on account."""
     from tenants.parties.models import Customer
 
-    customer = Customer.objects.select_related("state", "city").filter(pk=customer_id).first()
-    if customer is None:
-        raise ApiError(404, "Customer not found")
+    customer = get_or_404(Customer.objects.select_related("state", "city"), customer_id)
     if start > end:
         raise ApiError(422, "start must not be after end.")
     billed = Invoice.objects.filter(customer_id=customer_id, status__in=BILLED_STATUSES)

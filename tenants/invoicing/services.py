@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from core.errors import ApiError
+from core.scoping import get_or_404, not_found
 from core.workflow import record_event
 from django.db import transaction
 from django.db.models import Sum
@@ -205,7 +206,7 @@ def create_or_update_invoice(*, sales_order_id: int, by: Any = None) -> tuple[In
             .first()
         )
         if order is None:
-            raise ApiError(404, "Sales order not found")
+            raise not_found(SalesOrder)
         if order.status not in INVOICEABLE_ORDER_STATUSES:
             raise ApiError(
                 409,
@@ -434,9 +435,7 @@ def allocate_payment(
 ) -> Payment:
     """Apply a payment's unapplied amount (the customer's credit) to invoices."""
     with transaction.atomic():
-        payment = Payment.objects.select_for_update().filter(pk=payment_id).first()
-        if payment is None:
-            raise ApiError(404, "Payment not found")
+        payment = get_or_404(Payment.objects.select_for_update(), payment_id)
         if payment.unapplied <= ZERO:
             raise ApiError(409, f"Payment {payment.number} has nothing left to apply.")
         _apply(payment, allocations, by=by)
@@ -446,9 +445,7 @@ def allocate_payment(
 def delete_payment(*, payment_id: int, by: Any = None) -> None:
     """Remove a payment recorded by mistake: its allocations are taken back from the invoices."""
     with transaction.atomic():
-        payment = Payment.objects.select_for_update().filter(pk=payment_id).first()
-        if payment is None:
-            raise ApiError(404, "Payment not found")
+        payment = get_or_404(Payment.objects.select_for_update(), payment_id)
         for alloc in payment.allocations.order_by("invoice_id"):
             inv = Invoice.objects.select_for_update().get(pk=alloc.invoice_id)
             paid = inv.amount_paid - alloc.amount

@@ -31,26 +31,27 @@ DRAFT, ISSUED, PARTIALLY_PAID, PAID, VOID = (
 STATUS_ERROR = "Failed to update invoice status"
 
 
+# The moves a user asks for by name carry their permission (`invoice.issue`, `invoice.void`); the
+# others follow payments.
 MACHINE = Machine(
     name="invoice",
+    resource="invoice",
     statuses=[s.value for s in S],
     moves=[
-        move("issue", [DRAFT], ISSUED, "Issue", "Error issuing invoice"),
+        move("issue", [DRAFT], ISSUED, "Issue", "Error issuing invoice", permission="issue"),
         move("pay_partially", [ISSUED, PARTIALLY_PAID, PAID], PARTIALLY_PAID, "Record a partial payment"),
         move("pay_in_full", [ISSUED, PARTIALLY_PAID], PAID, "Record the payment in full"),
         move("unpay", [PARTIALLY_PAID, PAID], ISSUED, "Payments removed"),
-        move("void", [DRAFT, ISSUED], VOID, "Void", "Error voiding invoice"),
+        move("void", [DRAFT, ISSUED], VOID, "Void", "Error voiding invoice", permission="void"),
     ],
     record=event_recorder(InvoiceEvent),
+    # `POST /api/invoice/sales-orders/{id}/invoice-status?status=`: the status → the move.
+    status_calls={ISSUED: ("issue",), VOID: ("void",)},
 )
-# The moves a user asks for by name (the others follow payments).
-USER_ACTIONS = ("issue", "void")
-# `POST /api/invoice/sales-orders/{id}/invoice-status?status=`: the status → the move.
-STATUS_CALL_ACTIONS = {ISSUED: "issue", VOID: "void"}
 
 
 def allowed_actions(status: str) -> list[dict[str, str]]:
-    return [a for a in MACHINE.allowed_actions(status) if a["action"] in USER_ACTIONS]
+    return MACHINE.user_actions(status)
 
 
 def issue(invoice: Invoice, *, by: Any = None) -> Invoice:
@@ -88,9 +89,9 @@ def void(invoice: Invoice, *, reason: str, by: Any = None) -> Invoice:
 
 def set_status(invoice: Invoice, status: str, *, by: Any = None, reason: str = "") -> Invoice:
     """The spec's status call: `issued` or `void` (with a reason); paid statuses follow payments."""
-    action = STATUS_CALL_ACTIONS.get(status)
+    action = MACHINE.status_action(status, invoice.status)
     if action is None:
-        allowed = ", ".join(sorted(STATUS_CALL_ACTIONS))
+        allowed = ", ".join(sorted(MACHINE.status_calls))
         raise ApiError(
             422,
             f"Cannot set an invoice to '{status}': allowed values are {allowed} "

@@ -20,6 +20,7 @@ from core.jobs import (
     last_progress,
     send_job,
 )
+from core.scoping import get_or_404
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
@@ -174,9 +175,7 @@ def retry_job(entry_id: int) -> JobLog:
     kind's ``retry`` hook first re-arms its document (or refuses with a 409). The job is sent once the
     transaction commits; its new entry links to this one (``retry_of``), which offers no retry again."""
     with transaction.atomic():
-        entry = JobLog.objects.select_for_update().filter(pk=entry_id).first()
-        if entry is None:
-            raise ApiError(404, "Job log not found")
+        entry = get_or_404(JobLog.objects.select_for_update(), entry_id)
         if entry.status != Status.FAILED:
             raise ApiError(409, f"Only a failed job can be retried; this one is {entry.status}.")
         kind = KINDS.get(entry.actor)

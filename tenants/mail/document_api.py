@@ -12,6 +12,7 @@ from typing import Any
 from core.envelope import Envelope, ok
 from core.errors import ApiError
 from core.permissions import perm
+from core.scoping import get_or_404
 from core.uploads import read_upload, upload_route
 from django.db import transaction
 from django.http import HttpRequest
@@ -46,13 +47,6 @@ def _pdf(request: HttpRequest, given: UploadedFile | None) -> bytes:
     if upload is None:
         return rules.check_pdf(None)
     return rules.check_pdf(read_upload(upload))
-
-
-def _invoice(invoice_id: int) -> Invoice:
-    invoice = invoicing_selectors.get_invoice(invoice_id)
-    if invoice is None:
-        raise ApiError(404, "Invoice not found")
-    return invoice
 
 
 def _money(value: Any) -> str:
@@ -164,7 +158,7 @@ def prepare_invoice_email(
     invoices, else its billing email), the PDF attached as `invoice-{id}-{date}.pdf`. Nothing is
     sent: edit them and post them to `POST /api/email/`, or send with `send-email`."""
     pdf = _pdf(request, invoice_pdf)
-    invoice = _invoice(id)
+    invoice = get_or_404(invoicing_selectors.invoice_detail(), id)
     with transaction.atomic():
         doc = _invoice_email(
             invoice, pdf, include_ticket=query.include_delivery_ticket, preparing=True, by=request.auth
@@ -189,7 +183,7 @@ def send_invoice_email(
     """Email the invoice to its recipients now (one email each, through the outbox), attached as
     `<Customer-Name>-<number>-<date>.pdf` (spec §5)."""
     pdf = _pdf(request, invoice_pdf)
-    invoice = _invoice(id)
+    invoice = get_or_404(invoicing_selectors.invoice_detail(), id)
     with transaction.atomic():
         doc = _invoice_email(
             invoice, pdf, include_ticket=query.include_delivery_ticket, preparing=False, by=request.auth
@@ -206,7 +200,7 @@ def send_invoice_email(
 )
 def mark_invoice_emailed(request: HttpRequest, id: int) -> Any:
     """Mark the invoice as emailed; the answer also says what its emails really did."""
-    invoice = _invoice(id)
+    invoice = get_or_404(invoicing_selectors.invoice_detail(), id)
     with transaction.atomic():
         row = services.mark_emailed(
             document_type=EmailedDocument.DocumentType.INVOICE, document_id=invoice.pk, user=request.auth

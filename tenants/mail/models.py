@@ -1,5 +1,6 @@
 """The email outbox: an email is a row before it is a message (docs/email.md)."""
 
+from core.scoping import declare_not_found
 from django.db import models
 
 
@@ -80,3 +81,6 @@ class EmailedDocument(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document_type} {self.document_id} emailed {self.marked_at:%Y-%m-%d}"
+
+
+declare_not_found(SentEmail, "Email not found")  # core.scoping.get_or_404's sentence

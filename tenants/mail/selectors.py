@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from core.errors import ApiError
+from core.scoping import get_or_404
 from django.db.models import Count, F, Q, QuerySet
 
 from tenants.mail.models import EmailedDocument, SentEmail
@@ -28,10 +28,7 @@ def held_count() -> int:
 
 
 def get_email(email_id: int) -> SentEmail:
-    email = SentEmail.objects.filter(pk=email_id).first()
-    if email is None:
-        raise ApiError(404, "Email not found")
-    return email
+    return get_or_404(SentEmail, email_id)
 
 
 # --- who receives a customer's documents -------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 from core.crud import save_object
 from core.errors import ApiError
+from core.scoping import not_found
 from django.db import transaction
 
 from tenants.geo.models import City
@@ -306,4 +307,4 @@ def set_customer_pricing_type(customer_id: int, pricing_type: str) -> None:
         )
     updated = Customer.objects.filter(pk=customer_id).update(customer_pricing_type=pricing_type)
     if not updated:
-        raise ApiError(404, "Customer not found")
+        raise not_found(Customer)

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.documents import action_route, codes
 from core.envelope import Envelope, Message, Page, ok
-from core.errors import ApiError
 from core.listing import ListSpec, apply_list, paginate
-from core.permissions import denial_message, perm, register_resource
+from core.permissions import perm, register_resource
+from core.scoping import get_or_404
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Query, Router
 
-from tenants.purchasing import bill_workflow, matching, po_workflow, selectors, services
-from tenants.purchasing.models import Bill, PurchaseOrder, Receipt
+from tenants.purchasing import matching, selectors, services
+from tenants.purchasing.models import PurchaseOrder, Receipt
 from tenants.purchasing.schemas import (
     BillApproveIn,
     BillIn,
@@ -38,12 +39,17 @@ from tenants.purchasing.schemas import (
     SupplierTermIn,
     SupplierTermOut,
 )
+from tenants.purchasing.workflow import bill as bill_workflow
+from tenants.purchasing.workflow import po as po_workflow
 
 router = Router(tags=["purchase-order"])
 bill_router = Router(tags=["bill"])
 
-register_resource("purchase_order", "Purchase orders", ("view", "add", "change", "delete", "receive"))
-register_resource("bill", "Bills", ("view", "add", "change", "delete", "approve", "pay", "override_match"))
+# Each workflow move names its permission (workflow/po.py, workflow/bill.py); the routes take their
+# path and auth from it (core.documents.action_route).
+PO_MACHINE, BILL_MACHINE = po_workflow.MACHINE, bill_workflow.MACHINE
+register_resource("purchase_order", "Purchase orders", codes(PO_MACHINE))
+register_resource("bill", "Bills", (*codes(BILL_MACHINE), "override_match"))
 
 PO_DEFAULT_SIZE = 10
 BILL_DEFAULT_SIZE = 25
@@ -101,25 +107,6 @@ def _user(request: HttpRequest) -> Any:
     return request.auth  # type: ignore[attr-defined]
 
 
-def _require(request: HttpRequest, code: str) -> None:
-    if not _user(request).has_perm(code):
-        raise ApiError(403, denial_message(code))
-
-
-def _po(po_id: int) -> PurchaseOrder:
-    po = selectors.get_purchase_order(po_id)
-    if po is None:
-        raise ApiError(404, "Purchase order not found")
-    return po
-
-
-def _bill(bill_id: int) -> Bill:
-    bill = selectors.get_bill(bill_id)
-    if bill is None:
-        raise ApiError(404, "Bill not found")
-    return bill
-
-
 # --- purchase orders -------------------------------------------------------------------------------
 @router.get(
     "",
@@ -145,7 +132,11 @@ def list_purchase_orders(request: HttpRequest, params: Query[PurchaseOrderListQu
 )
 def create_purchase_order(request: HttpRequest, payload: PurchaseOrderIn) -> Any:
     po = services.create_purchase_order(payload.dict(), by=_user(request))
-    return ok(_po(po.pk), f"Purchase order {po.number} created successfully", status=201)
+    return ok(
+        get_or_404(selectors.purchase_order_detail(), po.pk),
+        f"Purchase order {po.number} created successfully",
+        status=201,
+    )
 
 
 @router.get(
@@ -175,7 +166,7 @@ def default_cost(request: HttpRequest, params: Query[DefaultCostQuery]) -> Any:
     summary="Get a purchase order with its lines, receipts, bills and timeline",
 )
 def get_purchase_order(request: HttpRequest, id: int) -> Any:
-    return ok(_po(id), "Purchase order retrieved successfully")
+    return ok(get_or_404(selectors.purchase_order_detail(), id), "Purchase order retrieved successfully")
 
 
 @router.put(
@@ -187,8 +178,10 @@ def get_purchase_order(request: HttpRequest, id: int) -> Any:
     "date and lines change in draft only.",
 )
 def update_purchase_order(request: HttpRequest, id: int, payload: PurchaseOrderUpdate) -> Any:
-    po = services.update_purchase_order(_po(id), payload.dict(exclude_unset=True))
-    return ok(_po(po.pk), "Purchase order updated successfully")
+    po = services.update_purchase_order(
+        get_or_404(selectors.purchase_order_detail(), id), payload.dict(exclude_unset=True)
+    )
+    return ok(get_or_404(selectors.purchase_order_detail(), po.pk), "Purchase order updated successfully")
 
 
 @router.delete(
@@ -198,69 +191,72 @@ def update_purchase_order(request: HttpRequest, id: int, payload: PurchaseOrderU
     summary="Delete a draft or cancelled purchase order",
 )
 def delete_purchase_order(request: HttpRequest, id: int) -> Any:
-    services.delete_purchase_order(_po(id))
+    services.delete_purchase_order(get_or_404(selectors.purchase_order_detail(), id))
     return ok(None, "Purchase order deleted successfully")
 
 
 def _po_action(action: str) -> None:
-    label = po_workflow.MACHINE.get(action).label
+    label = PO_MACHINE.get(action).label
 
     def handler(request: HttpRequest, id: int, payload: POActionIn | None = None) -> Any:
-        po = _po(id)
+        po = get_or_404(selectors.purchase_order_detail(), id)
         if action == "cancel":
             po = po_workflow.cancel(po, by=_user(request), reason=(payload.reason if payload else ""))
         else:
             po = po_workflow.ACTIONS[action](po, by=_user(request))
         status = PurchaseOrder.Status(po.status).label.lower()
-        return ok(_po(po.pk), f"Purchase order {po.number} is now {status}")
+        return ok(
+            get_or_404(selectors.purchase_order_detail(), po.pk),
+            f"Purchase order {po.number} is now {status}",
+        )
 
     handler.__name__ = f"{action}_purchase_order"
     router.post(
-        f"/{{int:id}}/{action}",
+        **action_route(PO_MACHINE, action),
         response=Envelope[PurchaseOrderOut],
-        auth=perm("purchase_order.change"),
         summary=f"{label} (purchase order workflow)",
         description="A move the workflow does not allow is a 409 naming the current status and the moves "
         "allowed now.",
     )(handler)
 
 
-for _action in po_workflow.USER_ACTIONS:
+for _action in po_workflow.ACTIONS:
     _po_action(_action)
 
 
 @router.post(
-    "/{int:id}/receipts",
+    **action_route(PO_MACHINE, "receive"),
     response={201: Envelope[PurchaseOrderOut]},
-    auth=perm("purchase_order.receive"),
     summary="Receive: record a receipt (bill of lading, gross/net quantities per line)",
     description="From ordered (or again while received: several lifts). The order becomes received.",
 )
 def add_receipt(request: HttpRequest, id: int, payload: ReceiptIn) -> Any:
     po, receipt = po_workflow.receive(
-        _po(id),
+        get_or_404(selectors.purchase_order_detail(), id),
         bol_number=payload.bol_number,
         received_on=payload.received_on,
         notes=payload.notes,
         lines=[(ln.line_id, ln.gross_quantity, ln.net_quantity) for ln in payload.lines],
         by=_user(request),
     )
-    return ok(_po(po.pk), f"Receipt {receipt.bol_number} recorded successfully", status=201)
+    return ok(
+        get_or_404(selectors.purchase_order_detail(), po.pk),
+        f"Receipt {receipt.bol_number} recorded successfully",
+        status=201,
+    )
 
 
 @router.delete(
     "/{int:id}/receipts/{int:receipt_id}",
     response=Envelope[PurchaseOrderOut],
-    auth=perm("purchase_order.receive"),
+    auth=perm(PO_MACHINE.code("receive")),
     summary="Remove a receipt (while the order is received, before it is billed)",
 )
 def delete_receipt(request: HttpRequest, id: int, receipt_id: int) -> Any:
-    po = _po(id)
-    receipt = Receipt.objects.filter(pk=receipt_id, purchase_order=po).first()
-    if receipt is None:
-        raise ApiError(404, "Receipt not found")
+    po = get_or_404(selectors.purchase_order_detail(), id)
+    receipt = get_or_404(Receipt.objects.filter(purchase_order=po), receipt_id)
     po_workflow.remove_receipt(po, receipt, by=_user(request))
-    return ok(_po(po.pk), "Receipt removed successfully")
+    return ok(get_or_404(selectors.purchase_order_detail(), po.pk), "Receipt removed successfully")
 
 
 # --- bills -----------------------------------------------------------------------------------------
@@ -287,7 +283,11 @@ def list_bills(request: HttpRequest, params: Query[BillListQuery]) -> Any:  # ty
 )
 def create_bill(request: HttpRequest, payload: BillIn) -> Any:
     bill = services.create_bill(payload.dict(), by=_user(request))
-    return ok(_bill(bill.pk), f"Bill {bill.bill_number} created successfully", status=201)
+    return ok(
+        get_or_404(selectors.bill_detail(), bill.pk),
+        f"Bill {bill.bill_number} created successfully",
+        status=201,
+    )
 
 
 @bill_router.get(
@@ -320,9 +320,7 @@ def save_match_settings(request: HttpRequest, payload: MatchSettingsIn) -> Any:
 def get_supplier_term(request: HttpRequest, supplier_id: int) -> Any:
     from tenants.parties.models import Supplier
 
-    supplier = Supplier.objects.filter(pk=supplier_id).only("name").first()
-    if supplier is None:
-        raise ApiError(404, "Supplier not found")
+    supplier = get_or_404(Supplier.objects.only("name"), supplier_id)
     term = services.supplier_payment_term(supplier_id)
     data = {
         "supplier_id": supplier_id,
@@ -352,7 +350,7 @@ def set_supplier_term(request: HttpRequest, supplier_id: int, payload: SupplierT
     summary="Get a bill with its lines, charges, three-way match and timeline",
 )
 def get_bill(request: HttpRequest, id: int) -> Any:
-    return ok(_bill(id), "Bill retrieved successfully")
+    return ok(get_or_404(selectors.bill_detail(), id), "Bill retrieved successfully")
 
 
 @bill_router.get(
@@ -362,7 +360,9 @@ def get_bill(request: HttpRequest, id: int) -> Any:
     summary="The three-way match of a bill (per line: quantity and price variances, tolerances)",
 )
 def bill_match(request: HttpRequest, id: int) -> Any:
-    return ok(matching.match_bill(_bill(id)), "Bill match retrieved successfully")
+    return ok(
+        matching.match_bill(get_or_404(selectors.bill_detail(), id)), "Bill match retrieved successfully"
+    )
 
 
 @bill_router.put(
@@ -373,56 +373,54 @@ def bill_match(request: HttpRequest, id: int) -> Any:
     description="Only what is sent changes; `lines` and `charges`, when sent, are the full lists.",
 )
 def update_bill(request: HttpRequest, id: int, payload: BillUpdate) -> Any:
-    bill = services.update_bill(_bill(id), payload.dict(exclude_unset=True))
-    return ok(_bill(bill.pk), "Bill updated successfully")
+    bill = services.update_bill(get_or_404(selectors.bill_detail(), id), payload.dict(exclude_unset=True))
+    return ok(get_or_404(selectors.bill_detail(), bill.pk), "Bill updated successfully")
 
 
 @bill_router.delete("/{int:id}", response=Message, auth=perm("bill.delete"), summary="Delete a draft bill")
 def delete_bill(request: HttpRequest, id: int) -> Any:
-    services.delete_bill(_bill(id))
+    services.delete_bill(get_or_404(selectors.bill_detail(), id))
     return ok(None, "Bill deleted successfully")
 
 
 @bill_router.post(
-    "/{int:id}/approve",
+    **action_route(BILL_MACHINE, "approve"),
     response=Envelope[BillOut],
-    auth=perm("bill.approve"),
     summary="Approve a bill",
     description="A bill out of tolerance is refused (409 naming the lines) unless `override` is true and the "
     "user holds `bill.override_match` (403 otherwise).",
 )
 def approve_bill(request: HttpRequest, id: int, payload: BillApproveIn | None = None) -> Any:
     body = payload or BillApproveIn(override=False, reason="")
-    bill = bill_workflow.approve(_bill(id), by=_user(request), override=body.override, reason=body.reason)
-    return ok(_bill(bill.pk), f"Bill {bill.bill_number} approved successfully")
+    bill = bill_workflow.approve(
+        get_or_404(selectors.bill_detail(), id), by=_user(request), override=body.override, reason=body.reason
+    )
+    return ok(get_or_404(selectors.bill_detail(), bill.pk), f"Bill {bill.bill_number} approved successfully")
 
 
 @bill_router.post(
-    "/{int:id}/unapprove",
+    **action_route(BILL_MACHINE, "unapprove"),
     response=Envelope[BillOut],
-    auth=perm("bill.approve"),
     summary="Take an approved bill back to draft",
 )
 def unapprove_bill(request: HttpRequest, id: int) -> Any:
-    bill = bill_workflow.unapprove(_bill(id), by=_user(request))
-    return ok(_bill(bill.pk), f"Bill {bill.bill_number} is back to draft")
+    bill = bill_workflow.unapprove(get_or_404(selectors.bill_detail(), id), by=_user(request))
+    return ok(get_or_404(selectors.bill_detail(), bill.pk), f"Bill {bill.bill_number} is back to draft")
 
 
 @bill_router.post(
-    "/{int:id}/pay", response=Envelope[BillOut], auth=perm("bill.pay"), summary="Mark an approved bill paid"
+    **action_route(BILL_MACHINE, "pay"), response=Envelope[BillOut], summary="Mark an approved bill paid"
 )
 def pay_bill(request: HttpRequest, id: int) -> Any:
-    bill = bill_workflow.pay(_bill(id), by=_user(request))
-    return ok(_bill(bill.pk), f"Bill {bill.bill_number} marked paid")
+    bill = bill_workflow.pay(get_or_404(selectors.bill_detail(), id), by=_user(request))
+    return ok(get_or_404(selectors.bill_detail(), bill.pk), f"Bill {bill.bill_number} marked paid")
 
 
-@bill_router.post(
-    "/{int:id}/void", response=Envelope[BillOut], auth=perm("bill.change"), summary="Void a bill"
-)
+@bill_router.post(**action_route(BILL_MACHINE, "void"), response=Envelope[BillOut], summary="Void a bill")
 def void_bill(request: HttpRequest, id: int, payload: BillVoidIn | None = None) -> Any:
     reason = payload.reason if payload else ""
-    bill = bill_workflow.void(_bill(id), by=_user(request), reason=reason)
-    return ok(_bill(bill.pk), f"Bill {bill.bill_number} voided")
+    bill = bill_workflow.void(get_or_404(selectors.bill_detail(), id), by=_user(request), reason=reason)
+    return ok(get_or_404(selectors.bill_detail(), bill.pk), f"Bill {bill.bill_number} voided")
 
 
 routes = [("/purchase-order", router), ("/bill", bill_router)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from core.documents import DocumentHeader, document_number, document_status
 from core.models import Timestamped, WorkflowEvent
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -18,7 +19,7 @@ from django.db.models.functions import Lower, Upper
 ZERO = Decimal("0")
 
 
-class PurchaseOrder(Timestamped):
+class PurchaseOrder(DocumentHeader):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         ORDERED = "ordered", "Ordered"
@@ -27,8 +28,8 @@ class PurchaseOrder(Timestamped):
         CLOSED = "closed", "Closed"
         CANCELLED = "cancelled", "Cancelled"
 
-    number = models.CharField(max_length=30, unique=True, help_text="PO-000123, per company, never reused")
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    number = document_number("PO-000123")
+    status = document_status(Status)
     supplier = models.ForeignKey("parties.Supplier", on_delete=models.PROTECT, related_name="purchase_orders")
     terminal = models.ForeignKey(
         "parties.Terminal", on_delete=models.PROTECT, related_name="purchase_orders", null=True, blank=True
@@ -37,13 +38,7 @@ class PurchaseOrder(Timestamped):
     expected_date = models.DateField(null=True, blank=True)
     reference = models.CharField(max_length=60, blank=True, default="", help_text="Supplier's order ref")
     notes = models.TextField(blank=True, default="")
-    subtotal = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    tax_total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     ordered_at = models.DateTimeField(null=True, blank=True)
-    created_by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
 
     class Meta:
         ordering = ["-order_date", "-id"]
@@ -136,7 +131,7 @@ class PurchaseOrderEvent(WorkflowEvent):
         indexes = [models.Index(fields=["purchase_order", "at"], name="po_event_order")]
 
 
-class Bill(Timestamped):
+class Bill(DocumentHeader):
     """A supplier's invoice to us (accounts payable)."""
 
     class Status(models.TextChoices):
@@ -163,13 +158,10 @@ class Bill(Timestamped):
     terminal = models.ForeignKey(
         "parties.Terminal", on_delete=models.PROTECT, related_name="bills", null=True, blank=True
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    status = document_status(Status)
     match_status = models.CharField(max_length=20, choices=Match.choices, default=Match.NO_PO)
     match_overridden = models.BooleanField(default=False)
-    subtotal = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    tax_total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     freight = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     notes = models.TextField(blank=True, default="")
     # How the bill came in: typed, the bill parser, the inbox agent; and the uploaded file's key.
     source = models.CharField(max_length=20, default="manual")
@@ -184,9 +176,6 @@ class Bill(Timestamped):
     total_override_at = models.DateTimeField(null=True, blank=True)
     approved_at = models.DateTimeField(null=True, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
-    created_by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
 
     class Meta:
         ordering = ["-bill_date", "-id"]

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from core.listing import ListParams
-from core.workflow import WorkflowEventOut
+from core.workflow import WorkflowEventOut, timeline
 from ninja import Field, Schema
 from pydantic import ConfigDict
 
@@ -177,7 +177,7 @@ class PurchaseOrderRow(Schema):
 
     @staticmethod
     def resolve_allowed_actions(obj: Any) -> list[dict[str, str]]:
-        from tenants.purchasing.po_workflow import allowed_actions
+        from tenants.purchasing.workflow.po import allowed_actions
 
         return allowed_actions(obj.status)
 
@@ -204,7 +204,7 @@ class PurchaseOrderOut(PurchaseOrderRow):
 
     @staticmethod
     def resolve_timeline(obj: Any) -> list[Any]:
-        return list(obj.events.all())
+        return timeline(obj)
 
 
 class DefaultCostOut(Schema):
@@ -411,7 +411,7 @@ class BillRow(Schema):
 
     @staticmethod
     def resolve_allowed_actions(obj: Any) -> list[dict[str, str]]:
-        from tenants.purchasing.bill_workflow import allowed_actions
+        from tenants.purchasing.workflow.bill import allowed_actions
 
         return allowed_actions(obj.status)
 
@@ -453,7 +453,7 @@ class BillOut(BillRow):
 
     @staticmethod
     def resolve_timeline(obj: Any) -> list[Any]:
-        return list(obj.events.all())
+        return timeline(obj)
 
 
 class SupplierTermOut(Schema):

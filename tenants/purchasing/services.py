@@ -1,6 +1,6 @@
 """Writes of purchasing: purchase orders (header, lines with their default cost, taxes through the
 pricing engine, receipts) and bills (lines, charges, due date, the three-way match stored on the bill).
-Workflow moves are in `po_workflow.py` and `bill_workflow.py`.
+Workflow moves are in `workflow/po.py` and `workflow/bill.py`.
 
 Other apps (the bill parser, the inbox agent) create bills through `create_bill` only.
 """
@@ -12,8 +12,10 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from core.crud import check_foreign_keys, save_object
+from core.documents import replace_lines
 from core.errors import ApiError
 from core.permissions import acting_user
+from core.scoping import not_found
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -160,19 +162,12 @@ def default_unit_cost(
 def _replace_po_lines(po: PurchaseOrder, lines: list[dict[str, Any]]) -> None:
     from tenants.catalog.models import Product
 
-    existing = {ln.pk: ln for ln in po.lines.all()}
     products = {p.pk: p for p in Product.objects.filter(pk__in={ln["product_id"] for ln in lines})}
-    keep = set()
-    for position, raw in enumerate(lines, start=1):
-        line_id = raw.get("id")
-        if line_id is not None and line_id not in existing:
-            raise ApiError(422, f"lines: line {line_id} is not on this purchase order.")
+
+    def fill(line: PurchaseOrderLine, raw: dict[str, Any]) -> None:
         product = products.get(raw["product_id"])
         if product is None:
             raise ApiError(422, f"lines: no product with id {raw['product_id']}.")
-        line = existing.get(line_id) if line_id is not None else PurchaseOrderLine(purchase_order=po)
-        assert line is not None
-        line.position = position
         line.product = product
         line.quantity = raw["quantity"]
         cost = raw.get("unit_cost")
@@ -188,9 +183,14 @@ def _replace_po_lines(po: PurchaseOrder, lines: list[dict[str, Any]]) -> None:
             line.unit_cost = found
             line.unit_cost_source = "buying_price" if found is not None else ""
             line.buying_price_id = bp_id
-        line.save()
-        keep.add(line.pk)
-    po.lines.exclude(pk__in=keep).delete()
+
+    replace_lines(
+        po.lines,
+        lines,
+        new=lambda raw: PurchaseOrderLine(purchase_order=po),
+        fill=fill,
+        unknown=lambda line_id: f"lines: line {line_id} is not on this purchase order.",
+    )
 
 
 def price_purchase_order(po: PurchaseOrder, lines: list[PurchaseOrderLine] | None = None) -> Any:
@@ -490,7 +490,6 @@ def _apply_bill_header(bill: Bill, data: dict[str, Any], *, creating: bool) -> N
 def _replace_bill_lines(bill: Bill, lines: list[dict[str, Any]]) -> None:
     from tenants.catalog.models import Product
 
-    existing = {ln.pk: ln for ln in bill.lines.all()}
     product_ids = {ln["product_id"] for ln in lines if ln.get("product_id")}
     products = {p.pk: p for p in Product.objects.filter(pk__in=product_ids)}
     po_lines = (
@@ -504,11 +503,8 @@ def _replace_bill_lines(bill: Bill, lines: list[dict[str, Any]]) -> None:
     )
     by_id = {pl.pk: pl for pl in po_lines}
     taken = {ln["purchase_order_line_id"] for ln in lines if ln.get("purchase_order_line_id")}
-    keep = set()
-    for position, raw in enumerate(lines, start=1):
-        line_id = raw.get("id")
-        if line_id is not None and line_id not in existing:
-            raise ApiError(422, f"lines: line {line_id} is not on this bill.")
+
+    def fill(line: BillLine, raw: dict[str, Any]) -> None:
         product = None
         if raw.get("product_id"):
             product = products.get(raw["product_id"])
@@ -536,9 +532,6 @@ def _replace_bill_lines(bill: Bill, lines: list[dict[str, Any]]) -> None:
         quantity = Decimal(raw["quantity"])
         unit_price = unit(Decimal(raw["unit_price"]))
         amount = raw.get("amount")
-        line = existing.get(line_id) if line_id is not None else BillLine(bill=bill)
-        assert line is not None
-        line.position = position
         line.product = product
         line.description = description[:300]
         line.purchase_order_line_id = po_line_id
@@ -547,9 +540,14 @@ def _replace_bill_lines(bill: Bill, lines: list[dict[str, Any]]) -> None:
         line.quantity = quantity
         line.unit_price = unit_price
         line.amount = money(Decimal(amount)) if amount is not None else money(quantity * unit_price)
-        line.save()
-        keep.add(line.pk)
-    bill.lines.exclude(pk__in=keep).delete()
+
+    replace_lines(
+        bill.lines,
+        lines,
+        new=lambda raw: BillLine(bill=bill),
+        fill=fill,
+        unknown=lambda line_id: f"lines: line {line_id} is not on this bill.",
+    )
 
 
 def _replace_charges(bill: Bill, charges: list[dict[str, Any]]) -> None:
@@ -606,7 +604,7 @@ def set_supplier_term(*, supplier_id: int, payment_term_id: int | None) -> Suppl
     from tenants.pricing.models import PaymentTerm
 
     if not Supplier.objects.filter(pk=supplier_id).exists():
-        raise ApiError(404, "Supplier not found")
+        raise not_found(Supplier)
     with transaction.atomic():
         if payment_term_id is None:
             SupplierTerm.objects.filter(supplier_id=supplier_id).delete()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from core.errors import ApiError
+from core.scoping import not_found
 from django.conf import settings
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
@@ -116,7 +116,7 @@ def get_request(request_id: int) -> QuoteRequest:
         .first()
     )
     if found is None:
-        raise ApiError(404, "Quote request not found")
+        raise not_found(QuoteRequest)
     return found
 
 

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.errors import ApiError
+from core.scoping import get_or_404
 from django.db import transaction
 from django.utils import timezone
 
@@ -208,9 +209,7 @@ def accept_line(*, line_id: int) -> QuoteLine:
     """Write the quote line's price as the supplier's buying price from the line's date (the buying
     price rules of tenants/pricing apply: the previous open price ends the day before)."""
     with transaction.atomic():
-        line = QuoteLine.objects.select_for_update().select_related("quote").filter(pk=line_id).first()
-        if line is None:
-            raise ApiError(404, "Quote line not found")
+        line = get_or_404(QuoteLine.objects.select_for_update().select_related("quote"), line_id)
         if line.accepted_at is not None:
             raise ApiError(409, "This quote line was already accepted into buying prices.")
         request = QuoteRequest.objects.select_for_update().get(pk=line.quote.request_id)
@@ -236,9 +235,7 @@ def accept_line(*, line_id: int) -> QuoteLine:
 
 def close_request(*, request_id: int) -> QuoteRequest:
     with transaction.atomic():
-        request = QuoteRequest.objects.select_for_update().filter(pk=request_id).first()
-        if request is None:
-            raise ApiError(404, "Quote request not found")
+        request = get_or_404(QuoteRequest.objects.select_for_update(), request_id)
         request.status = QuoteRequest.Status.CLOSED
         request.save(update_fields=["status", "updated_at"])
     return request

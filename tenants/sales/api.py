@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.documents import action_route, codes, require_move
 from core.envelope import Envelope, Message, Page, ok
 from core.errors import ApiError
 from core.listing import TEXT_OPERATORS, ListSpec, apply_list, is_narrowed, paginate
 from core.permissions import perm, register_resource
 from core.renderers import prerendered
-from core.scoping import get_or_404, get_or_none, scoped
+from core.scoping import get_or_404, get_or_none, not_found, scoped
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Query, Router
@@ -47,24 +48,10 @@ line_item_router = Router(tags=["line-item"])
 note_router = Router(tags=["note"])
 dispatch_router = Router(tags=["dispatch"])
 
-# Workflow actions have their own permission codes (a driver may deliver, not verify).
-ACTION_PERMISSIONS = {
-    "verify": "verify",
-    "reopen": "verify",
-    "assign": "assign",
-    "unassign": "assign",
-    "start_delivery": "start_delivery",
-    "deliver_products": "deliver",
-    "deliver": "deliver",
-    "complete": "complete",
-    "archive": "archive",
-    "cancel": "cancel",
-}
-register_resource(
-    "sales_order",
-    "Sales orders",
-    ("view", "add", "change", "delete", *dict.fromkeys(ACTION_PERMISSIONS.values())),
-)
+# Workflow actions have their own permission codes (a driver may deliver, not verify): each move of
+# workflow.MACHINE names its own, and the routes below take path and auth from it.
+MACHINE = workflow.MACHINE
+register_resource("sales_order", "Sales orders", codes(MACHINE))
 register_resource("credit", "Credit control", ("override",))
 register_resource("dispatch", "Dispatch center", ("view", "change"))
 
@@ -114,24 +101,8 @@ LIST_SPEC = ListSpec(
 SalesOrderListQuery = LIST_SPEC.query_schema("SalesOrderListQuery", extra=SalesOrderQuery)
 
 
-def _order(order_id: int) -> SalesOrder:
-    order = selectors.get_order(order_id)
-    if order is None:
-        raise ApiError(404, "Sales order not found")
-    return order
-
-
-def _allow(request: HttpRequest, action: str) -> None:
-    code = f"sales_order.{ACTION_PERMISSIONS[action]}"
-    user = request.auth  # type: ignore[attr-defined]
-    if not user.has_perm(code):
-        from core.permissions import denial_message
-
-        raise ApiError(403, denial_message(code))
-
-
 def _fresh(order: SalesOrder, message: str) -> Any:
-    return ok(_order(order.pk), message)
+    return ok(get_or_404(selectors.order_detail(), order.pk), message)
 
 
 # --- list, create, read, update --------------------------------------------------------------------
@@ -176,7 +147,7 @@ def list_orders(request: HttpRequest, params: Query[SalesOrderListQuery]) -> Any
 )
 def create_order(request: HttpRequest, payload: SalesOrderIn) -> Any:
     order = services.create_order(payload.dict(), by=request.auth)  # type: ignore[attr-defined]
-    return ok(_order(order.pk), "Sales order created successfully", status=201)
+    return ok(get_or_404(selectors.order_detail(), order.pk), "Sales order created successfully", status=201)
 
 
 @router.get(
@@ -202,7 +173,7 @@ def selectors_board(params: BoardQuery) -> dict[str, Any]:
     summary="Get a sales order with its lines, fees, notes and timeline",
 )
 def get_order(request: HttpRequest, id: int) -> Any:
-    return ok(_order(id), "Sales order retrieved successfully")
+    return ok(get_or_404(selectors.order_detail(), id), "Sales order retrieved successfully")
 
 
 @router.put(
@@ -217,7 +188,7 @@ def update_order(request: HttpRequest, id: int, payload: SalesOrderUpdate) -> An
     data = payload.dict(exclude_unset=True)
     if data.get("id") not in (None, id):
         raise ApiError(422, "id: the body names another sales order than the path.")
-    order = services.update_order(_order(id), data)
+    order = services.update_order(get_or_404(selectors.order_detail(), id), data)
     return _fresh(order, "Sales order updated successfully")
 
 
@@ -231,7 +202,7 @@ def update_order_by_body(request: HttpRequest, payload: SalesOrderUpdate) -> Any
     data = payload.dict(exclude_unset=True)
     if not data.get("id"):
         raise ApiError(422, MISSING_ID)
-    order = services.update_order(_order(data["id"]), data)
+    order = services.update_order(get_or_404(selectors.order_detail(), data["id"]), data)
     return _fresh(order, "Sales order updated successfully")
 
 
@@ -247,7 +218,7 @@ def update_order_without_id(request: HttpRequest, raw: str) -> Any:
 
 @router.get("/sales-orders/{raw}", auth=perm("sales_order.view"), include_in_schema=False)
 def get_order_not_an_id(request: HttpRequest, raw: str) -> Any:
-    raise ApiError(404, "Sales order not found")
+    raise not_found(SalesOrder)
 
 
 # --- workflow --------------------------------------------------------------------------------------
@@ -264,12 +235,12 @@ def get_order_not_an_id(request: HttpRequest, raw: str) -> Any:
 def set_status(
     request: HttpRequest, id: int, status: str, override_credit: bool = False, reason: str = ""
 ) -> Any:
-    order = _order(id)
+    order = get_or_404(selectors.order_detail(), id)
     status = status.strip().lower()
-    actions = workflow.STATUS_CALL_ACTIONS.get(status, ())
-    action = next((a for a in actions if order.status in workflow.MACHINE.get(a).sources), None)
-    _allow(request, action or (actions[0] if actions else "verify"))
-    if status == workflow.VERIFIED and action == "verify":
+    action = MACHINE.status_action(status, order.status)
+    # A status without a call is refused (422) by the workflow, after the permission check of verify.
+    require_move(request.auth, MACHINE, action or "verify")  # type: ignore[attr-defined]
+    if action == "verify":
         order = workflow.verify(
             order,
             by=request.auth,
@@ -283,57 +254,52 @@ def set_status(
 
 
 @router.post(
-    "/sales-orders/{int:id}/assign",
+    **action_route(MACHINE, "assign", prefix="/sales-orders"),
     response=Envelope[SalesOrderOut],
-    auth=perm("sales_order.assign"),
     summary="Assign a driver and company assets (truck, trailer)",
     description="From verified (or again while assigned). Refused (409) when the truck's load of the day "
     "would not fit its compartments.",
 )
 def assign(request: HttpRequest, id: int, payload: AssignIn) -> Any:
-    order = workflow.assign(_order(id), **payload.dict(), by=request.auth)  # type: ignore[attr-defined]
+    order = workflow.assign(get_or_404(selectors.order_detail(), id), **payload.dict(), by=request.auth)  # type: ignore[attr-defined]
     return _fresh(order, "Driver and assets assigned to sales order successfully")
 
 
 @router.post(
-    "/sales-orders/{int:id}/unassign",
+    **action_route(MACHINE, "unassign", prefix="/sales-orders"),
     response=Envelope[SalesOrderOut],
-    auth=perm("sales_order.assign"),
     summary="Take an assigned order off its truck (back to verified)",
 )
 def unassign(request: HttpRequest, id: int) -> Any:
-    order = workflow.unassign(_order(id), by=request.auth)  # type: ignore[attr-defined]
+    order = workflow.unassign(get_or_404(selectors.order_detail(), id), by=request.auth)  # type: ignore[attr-defined]
     return _fresh(order, "Sales order unassigned")
 
 
 @router.put(
-    "/sales-orders/{int:id}/start-delivery",
+    **action_route(MACHINE, "start_delivery", prefix="/sales-orders"),
     response=Envelope[SalesOrderOut],
-    auth=perm("sales_order.start_delivery"),
     summary="Start the delivery",
 )
 def start_delivery(request: HttpRequest, id: int, start_date_time: str | None = None) -> Any:
     start = services.parse_start(start_date_time)
-    order = workflow.start_delivery(_order(id), start=start, by=request.auth)  # type: ignore[attr-defined]
+    order = workflow.start_delivery(get_or_404(selectors.order_detail(), id), start=start, by=request.auth)  # type: ignore[attr-defined]
     return _fresh(order, "Delivery started successfully")
 
 
 @router.post(
-    "/sales-orders/{int:id}/deliver-products",
+    **action_route(MACHINE, "deliver_products", prefix="/sales-orders"),
     response=Envelope[SalesOrderOut],
-    auth=perm("sales_order.deliver"),
     summary="Record delivered quantities (may be called again until the delivery ends)",
 )
 def deliver_products(request: HttpRequest, id: int, payload: DeliverProductsIn) -> Any:
     quantities = [(ln.line_item_id, ln.delivered_quantity) for ln in payload.line_items]
-    order = workflow.deliver_products(_order(id), quantities, by=request.auth)  # type: ignore[attr-defined]
+    order = workflow.deliver_products(get_or_404(selectors.order_detail(), id), quantities, by=request.auth)  # type: ignore[attr-defined]
     return _fresh(order, "Delivered products recorded successfully")
 
 
 @router.post(
-    "/sales-orders/{int:id}/deliver",
+    **action_route(MACHINE, "deliver", prefix="/sales-orders"),
     response=Envelope[SalesOrderOut],
-    auth=perm("sales_order.deliver"),
     summary="End the delivery",
     description="Every line needs a delivered quantity (from deliver-products or this body); send 0 for a "
     "product that was not delivered.",
@@ -342,7 +308,7 @@ def deliver(request: HttpRequest, id: int, payload: DeliverIn | None = None) -> 
     body = payload or DeliverIn()
     quantities = [(ln.line_item_id, ln.delivered_quantity) for ln in body.line_items]
     order = workflow.deliver(
-        _order(id),
+        get_or_404(selectors.order_detail(), id),
         quantities,
         delivered_at=body.delivered_at,
         by=request.auth,  # type: ignore[attr-defined]
@@ -358,7 +324,7 @@ def deliver(request: HttpRequest, id: int, payload: DeliverIn | None = None) -> 
     summary="Remove a line from a draft sales order",
 )
 def delete_line_item(request: HttpRequest, id: int) -> Any:
-    line = get_or_404(LineItem.objects.all(), id, "Line item not found")
+    line = get_or_404(LineItem, id)
     services.delete_line(line)
     return ok(None, "Line item deleted successfully")
 
@@ -386,7 +352,7 @@ def add_note(request: HttpRequest, payload: NoteIn) -> Any:
 
 
 def _note(id: int) -> Note:
-    return get_or_404(Note.objects.select_related("created_by"), id, "Note not found")
+    return get_or_404(Note.objects.select_related("created_by"), id)
 
 
 @note_router.put(
@@ -442,7 +408,7 @@ def reorder_stops(request: HttpRequest, payload: ReorderIn) -> Any:
     summary="Remove a fee from a draft sales order",
 )
 def delete_order_fee(request: HttpRequest, id: int) -> Any:
-    fee = get_or_404(OrderFee.objects.all(), id, "Fee not found")
+    fee = get_or_404(OrderFee, id)
     services.delete_fee(fee)
     return ok(None, "Fee deleted successfully")
 
@@ -461,7 +427,7 @@ customer_price_router = Router(tags=["customer-price"])
     openapi_extra=NOT_FOUND_DOC,
 )
 def calculate_fee(request: HttpRequest, params: Query[FeeCalculationQuery]) -> Any:
-    order = _order(params.sales_order_id)
+    order = get_or_404(selectors.order_detail(), params.sales_order_id)
     return ok(pricing.fee_on_order(order, params.fee_id, params.quantity), "Fee calculated successfully")
 
 
@@ -476,13 +442,13 @@ def calculate_fee(request: HttpRequest, params: Query[FeeCalculationQuery]) -> A
 def sales_order_taxes(request: HttpRequest, id: int) -> Any:
     order = selectors.get_order(id)
     if order is None:
-        raise ApiError(404, "Sales order not found", total_tax_amount="0.00", taxable_items=[])
+        raise not_found(SalesOrder, total_tax_amount="0.00", taxable_items=[])
     return ok(pricing.tax_summary_of(order), "Taxes of the sales order retrieved successfully")
 
 
 @tax_router.get("/sales-orders/taxes/{raw}", auth=perm("sales_order.view"), include_in_schema=False)
 def sales_order_taxes_not_an_id(request: HttpRequest, raw: str) -> Any:
-    raise ApiError(404, "Sales order not found", total_tax_amount="0.00", taxable_items=[])
+    raise not_found(SalesOrder, total_tax_amount="0.00", taxable_items=[])
 
 
 @customer_price_router.get(
@@ -493,7 +459,7 @@ def sales_order_taxes_not_an_id(request: HttpRequest, raw: str) -> Any:
     openapi_extra=NOT_FOUND_DOC,
 )
 def specific_price(request: HttpRequest, params: Query[SpecificPriceQuery]) -> Any:
-    order = _order(params.sales_order_id)
+    order = get_or_404(selectors.order_detail(), params.sales_order_id)
     return ok(pricing.unit_price_on_order(order, params.product_id), "Unit price retrieved successfully")
 
 
@@ -503,7 +469,10 @@ def sales_order_prices(sales_order_id: int) -> Any:
     from django.core.serializers.json import DjangoJSONEncoder
     from django.http import JsonResponse
 
-    body = ok(pricing.simple_prices(_order(sales_order_id)), "Sales order prices retrieved successfully")
+    body = ok(
+        pricing.simple_prices(get_or_404(selectors.order_detail(), sales_order_id)),
+        "Sales order prices retrieved successfully",
+    )
     return JsonResponse(body, encoder=DjangoJSONEncoder)
 
 

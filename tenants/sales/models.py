@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from core.documents import DocumentHeader, document_number, document_status
 from core.models import Timestamped, WorkflowEvent
-from core.scoping import declare_owner
+from core.scoping import declare_not_found, declare_owner
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -19,7 +20,7 @@ from django.db.models.functions import Upper
 ZERO = Decimal("0")
 
 
-class SalesOrder(Timestamped):
+class SalesOrder(DocumentHeader):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         VERIFIED = "verified", "Verified"
@@ -30,8 +31,8 @@ class SalesOrder(Timestamped):
         ARCHIVE = "archive", "Archived"
         CANCELLED = "cancelled", "Cancelled"
 
-    number = models.CharField(max_length=30, unique=True, help_text="SO-000123, per company, never reused")
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    number = document_number("SO-000123")
+    status = document_status(Status)
     customer = models.ForeignKey("parties.Customer", on_delete=models.PROTECT, related_name="sales_orders")
     ship_to = models.ForeignKey(
         "parties.ShipTo", on_delete=models.PROTECT, related_name="sales_orders", null=True, blank=True
@@ -56,13 +57,7 @@ class SalesOrder(Timestamped):
     delivered_at = models.DateTimeField(null=True, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
     instructions = models.TextField(blank=True, default="")
-    subtotal = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
     fee_total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    tax_total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    total = models.DecimalField(max_digits=14, decimal_places=2, default=ZERO)
-    created_by = models.ForeignKey(
-        "accounts.User", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
-    )
 
     class Meta:
         ordering = ["-planned_date", "-id"]
@@ -195,3 +190,5 @@ declare_owner(LineItem, "sales_order__driver__user", resource="sales_order")
 declare_owner(OrderFee, "sales_order__driver__user", resource="sales_order")
 declare_owner(Note, "sales_order__driver__user", resource="sales_order")
 declare_owner(StatusEvent, "sales_order__driver__user", resource="sales_order")
+# The 404 of a row whose sentence is not "<verbose name> not found" (core.scoping.get_or_404).
+declare_not_found(OrderFee, "Fee not found")

@@ -5,7 +5,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from core.listing import ListParams
-from core.workflow import WorkflowEventOut
+from core.workflow import WorkflowEventOut, timeline
 from ninja import Field, Schema
 from pydantic import ConfigDict, ModelWrapValidatorHandler, ValidationInfo, model_validator
 
@@ -303,7 +303,7 @@ class SalesOrderOut(SalesOrderRow):
 
     @staticmethod
     def resolve_timeline(obj: Any) -> list[Any]:
-        return list(obj.events.all())
+        return timeline(obj)
 
 
 class StopOut(SalesOrderRow):

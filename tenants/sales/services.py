@@ -9,6 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from core.crud import check_foreign_keys
+from core.documents import replace_lines
 from core.errors import ApiError
 from core.permissions import acting_user
 from django.db import transaction
@@ -118,16 +119,12 @@ def _replace_lines(order: SalesOrder, lines: list[dict[str, Any]]) -> None:
     from tenants.catalog.models import Product
     from tenants.parties.models import CustomerAsset
 
-    existing = {ln.pk: ln for ln in order.line_items.all()}
     product_ids = {ln["product_id"] for ln in lines}
     products = {p.pk: p for p in Product.objects.filter(pk__in=product_ids)}
     asset_ids = {ln["customer_asset_id"] for ln in lines if ln.get("customer_asset_id")}
     assets = {a.pk: a for a in CustomerAsset.objects.filter(pk__in=asset_ids)}
-    keep = set()
-    for position, raw in enumerate(lines, start=1):
-        line_id = raw.get("id")
-        if line_id is not None and line_id not in existing:
-            raise ApiError(422, f"line_items: line item {line_id} is not on this sales order.")
+
+    def fill(line: LineItem, raw: dict[str, Any]) -> None:
         product = products.get(raw["product_id"])
         if product is None:
             raise ApiError(422, f"line_items: no product with id {raw['product_id']}.")
@@ -140,42 +137,42 @@ def _replace_lines(order: SalesOrder, lines: list[dict[str, Any]]) -> None:
                 raise ApiError(422, f"line_items: tank {raw['customer_asset_id']} is not this customer's.")
             if order.ship_to_id and asset.ship_to_id and asset.ship_to_id != order.ship_to_id:
                 raise ApiError(422, f"line_items: {asset.asset_name} is at another delivery location.")
-        line = existing.get(line_id) if line_id is not None else LineItem(sales_order=order)
-        assert line is not None
-        line.position = position
         line.product = product
         line.quantity = raw["quantity"]
         line.customer_asset = asset
         line.po_number = raw.get("po_number") or ""
         line.unit_price_override = raw.get("unit_price")
-        line.save()
-        keep.add(line.pk)
-    order.line_items.exclude(pk__in=keep).delete()
+
+    replace_lines(
+        order.line_items,
+        lines,
+        new=lambda raw: LineItem(sales_order=order),
+        fill=fill,
+        unknown=lambda line_id: f"line_items: line item {line_id} is not on this sales order.",
+    )
 
 
 def _replace_fees(order: SalesOrder, fees: list[dict[str, Any]]) -> None:
     """The order's fees become exactly `fees` (those with an id are updated, the rest added)."""
     from tenants.pricing.models import Fee
 
-    existing = {f.pk: f for f in order.fees.all()}
     known = {f.pk: f for f in Fee.objects.filter(pk__in={f["fee_id"] for f in fees})}
-    keep = set()
-    for position, raw in enumerate(fees, start=1):
-        fee_row_id = raw.get("id")
-        if fee_row_id is not None and fee_row_id not in existing:
-            raise ApiError(422, f"fees: fee {fee_row_id} is not on this sales order.")
+
+    def fill(row: OrderFee, raw: dict[str, Any]) -> None:
         fee = known.get(raw["fee_id"])
         if fee is None:
             raise ApiError(422, f"fees: no fee with id {raw['fee_id']}.")
-        row = existing.get(fee_row_id) if fee_row_id is not None else OrderFee(sales_order=order)
-        assert row is not None
-        row.position = position
         row.fee = fee
         row.name = fee.name
         row.quantity = raw.get("quantity")
-        row.save()
-        keep.add(row.pk)
-    order.fees.exclude(pk__in=keep).delete()
+
+    replace_lines(
+        order.fees,
+        fees,
+        new=lambda raw: OrderFee(sales_order=order),
+        fill=fill,
+        unknown=lambda fee_row_id: f"fees: fee {fee_row_id} is not on this sales order.",
+    )
 
 
 # --- pricing ---------------------------------------------------------------------------------------

@@ -45,39 +45,74 @@ START_ERROR = "Error starting delivery"
 ARCHIVE_ERROR = "Error archiving sales order"
 
 
+# Each move names the `sales_order.<permission>` it needs (a driver may deliver, not verify); the API
+# routes take their path and auth from here (core.documents.action_route).
 MACHINE = Machine(
     name="sales order",
+    resource="sales_order",
     statuses=[s.value for s in S],
     moves=[
-        move("verify", [DRAFT], VERIFIED, "Verify", "Error verifying sales order"),
-        move("reopen", [VERIFIED], DRAFT, "Back to draft", "Error reopening sales order"),
-        move("assign", [VERIFIED, ASSIGNED], ASSIGNED, "Assign", ASSIGN_ERROR),
-        move("unassign", [ASSIGNED], VERIFIED, "Unassign", "Error unassigning sales order"),
-        move("start_delivery", [ASSIGNED], IN_DELIVERY, "Start delivery", START_ERROR),
+        move("verify", [DRAFT], VERIFIED, "Verify", "Error verifying sales order", permission="verify"),
+        move(
+            "reopen", [VERIFIED], DRAFT, "Back to draft", "Error reopening sales order", permission="verify"
+        ),
+        move("assign", [VERIFIED, ASSIGNED], ASSIGNED, "Assign", ASSIGN_ERROR, permission="assign"),
+        move(
+            "unassign", [ASSIGNED], VERIFIED, "Unassign", "Error unassigning sales order", permission="assign"
+        ),
+        move(
+            "start_delivery",
+            [ASSIGNED],
+            IN_DELIVERY,
+            "Start delivery",
+            START_ERROR,
+            permission="start_delivery",
+        ),
         move(
             "deliver_products",
             [IN_DELIVERY],
             IN_DELIVERY,
             "Record delivered products",
             DELIVER_PRODUCTS_ERROR,
+            permission="deliver",
         ),
-        move("deliver", [IN_DELIVERY], DELIVERED, "Mark delivered", "Error delivering sales order"),
-        move("complete", [DELIVERED], COMPLETED, "Complete", "Error completing sales order"),
-        move("archive", [COMPLETED, CANCELLED], ARCHIVE, "Archive", ARCHIVE_ERROR),
-        move("cancel", [DRAFT, VERIFIED, ASSIGNED], CANCELLED, "Cancel", "Error cancelling sales order"),
+        move(
+            "deliver",
+            [IN_DELIVERY],
+            DELIVERED,
+            "Mark delivered",
+            "Error delivering sales order",
+            permission="deliver",
+        ),
+        move(
+            "complete",
+            [DELIVERED],
+            COMPLETED,
+            "Complete",
+            "Error completing sales order",
+            permission="complete",
+        ),
+        move("archive", [COMPLETED, CANCELLED], ARCHIVE, "Archive", ARCHIVE_ERROR, permission="archive"),
+        move(
+            "cancel",
+            [DRAFT, VERIFIED, ASSIGNED],
+            CANCELLED,
+            "Cancel",
+            "Error cancelling sales order",
+            permission="cancel",
+        ),
     ],
     record=event_recorder(StatusEvent),
+    # `PUT …/status?status=` — the statuses it sets, and the moves each one means (tried in order).
+    status_calls={
+        VERIFIED: ("verify", "unassign"),
+        DRAFT: ("reopen",),
+        DELIVERED: ("deliver",),
+        COMPLETED: ("complete",),
+        ARCHIVE: ("archive",),
+        CANCELLED: ("cancel",),
+    },
 )
-
-# `PUT …/status?status=` — the statuses it sets, and the action each one means.
-STATUS_CALL_ACTIONS = {
-    VERIFIED: ("verify", "unassign"),
-    DRAFT: ("reopen",),
-    DELIVERED: ("deliver",),
-    COMPLETED: ("complete",),
-    ARCHIVE: ("archive",),
-    CANCELLED: ("cancel",),
-}
 
 
 def allowed_actions(status: str) -> list[dict[str, str]]:
@@ -256,15 +291,14 @@ def set_status(
     order: SalesOrder, status: str, *, by: Any = None, override_credit: bool = False
 ) -> SalesOrder:
     """`PUT …/status?status=`: the action that reaches `status` from where the order is."""
-    actions = STATUS_CALL_ACTIONS.get(status)
-    if actions is None:
-        allowed = ", ".join(STATUS_CALL_ACTIONS)
+    action = MACHINE.status_action(status, order.status)
+    if action is None:
+        allowed = ", ".join(MACHINE.status_calls)
         raise ApiError(
             422,
             f"'{status}' cannot be set through the status call (use: {allowed}; assign, start-delivery "
             "and deliver have their own calls).",
         )
-    action = next((a for a in actions if order.status in MACHINE.get(a).sources), actions[0])
     if action == "verify":
         return verify(order, by=by, override_credit=override_credit)
     fn = {

@@ -49,7 +49,8 @@ def review_of(detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def open_po(in_tenant: Any, tenant: Any, directory: dict[str, Any], truth: Truth, *, terminal: str) -> int:
-    from tenants.purchasing import po_workflow, services
+    from tenants.purchasing import services
+    from tenants.purchasing.workflow import po as po_workflow
 
     with in_tenant(tenant):
         po = services.create_purchase_order(

@@ -19,8 +19,9 @@ from core.workflow import Machine, event_recorder, move, transition
 from django.db import transaction
 from django.utils import timezone
 
-from tenants.purchasing import matching, po_workflow, services
+from tenants.purchasing import matching, services
 from tenants.purchasing.models import Bill, BillEvent
+from tenants.purchasing.workflow import po as po_workflow
 
 S = Bill.Status
 DRAFT, APPROVED, PAID, VOID = (s.value for s in S)
@@ -29,12 +30,13 @@ OVERRIDE_PERMISSION = "bill.override_match"
 
 MACHINE = Machine(
     name="bill",
+    resource="bill",
     statuses=[s.value for s in S],
     moves=[
-        move("approve", [DRAFT], APPROVED, "Approve", "Error approving bill"),
-        move("unapprove", [APPROVED], DRAFT, "Back to draft", "Error unapproving bill"),
-        move("pay", [APPROVED], PAID, "Mark paid", "Error paying bill"),
-        move("void", [DRAFT, APPROVED], VOID, "Void", "Error voiding bill"),
+        move("approve", [DRAFT], APPROVED, "Approve", "Error approving bill", permission="approve"),
+        move("unapprove", [APPROVED], DRAFT, "Back to draft", "Error unapproving bill", permission="approve"),
+        move("pay", [APPROVED], PAID, "Mark paid", "Error paying bill", permission="pay"),
+        move("void", [DRAFT, APPROVED], VOID, "Void", "Error voiding bill", permission="change"),
     ],
     record=event_recorder(BillEvent),
 )

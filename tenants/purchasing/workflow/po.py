@@ -17,6 +17,7 @@ from typing import Any
 
 from core.errors import ApiError
 from core.permissions import acting_user
+from core.scoping import not_found
 from core.workflow import Machine, event_recorder, move, transition
 from django.utils import timezone
 
@@ -30,27 +31,47 @@ DRAFT, ORDERED, RECEIVED, BILLED, CLOSED, CANCELLED = (s.value for s in S)
 _record = event_recorder(PurchaseOrderEvent)
 
 
+# The moves a user makes name their permission (`purchase_order.<permission>`); the others follow
+# receipts (`unreceive`: removing the last one) and bills (`bill`, `unbill`).
 MACHINE = Machine(
     name="purchase order",
+    resource="purchase_order",
     statuses=[s.value for s in S],
     moves=[
-        move("place", [DRAFT], ORDERED, "Place order", "Error placing purchase order"),
-        move("reopen", [ORDERED], DRAFT, "Back to draft", "Error reopening purchase order"),
-        move("receive", [ORDERED, RECEIVED], RECEIVED, "Receive", "Error receiving purchase order"),
+        move("place", [DRAFT], ORDERED, "Place order", "Error placing purchase order", permission="change"),
+        move(
+            "reopen", [ORDERED], DRAFT, "Back to draft", "Error reopening purchase order", permission="change"
+        ),
+        move(
+            "receive",
+            [ORDERED, RECEIVED],
+            RECEIVED,
+            "Receive",
+            "Error receiving purchase order",
+            permission="receive",
+            path="receipts",
+        ),
         move("unreceive", [RECEIVED], ORDERED, "Remove receipt", "Error removing receipt"),
         move("bill", [RECEIVED, BILLED], BILLED, "Billed", "Error billing purchase order"),
         move("unbill", [BILLED], RECEIVED, "Back to received", "Error unbilling purchase order"),
-        move("close", [BILLED, RECEIVED], CLOSED, "Close", "Error closing purchase order"),
-        move("cancel", [DRAFT, ORDERED], CANCELLED, "Cancel", "Error cancelling purchase order"),
+        move(
+            "close", [BILLED, RECEIVED], CLOSED, "Close", "Error closing purchase order", permission="change"
+        ),
+        move(
+            "cancel",
+            [DRAFT, ORDERED],
+            CANCELLED,
+            "Cancel",
+            "Error cancelling purchase order",
+            permission="change",
+        ),
     ],
     record=_record,
 )
-# The moves a user makes (the others follow receipts and bills).
-USER_ACTIONS = ("place", "reopen", "close", "cancel")
 
 
 def allowed_actions(status: str) -> list[dict[str, str]]:
-    return [m for m in MACHINE.allowed_actions(status) if m["action"] in (*USER_ACTIONS, "receive")]
+    return MACHINE.user_actions(status)
 
 
 def _by(by: Any) -> Any:
@@ -127,7 +148,7 @@ def remove_receipt(po: PurchaseOrder, receipt: Receipt, *, by: Any = None) -> Pu
                 "receipts can be removed only while it is received (not billed).",
             )
         if receipt.purchase_order_id != current.pk:
-            raise ApiError(404, "Receipt not found")
+            raise not_found(Receipt)
         details = {"receipt_id": receipt.pk, "bol_number": receipt.bol_number}
         receipt.delete()
         if current.receipts.exists():
@@ -170,4 +191,5 @@ def cancel(po: PurchaseOrder, *, by: Any = None, reason: str = "") -> PurchaseOr
     return transition(po, "cancel", machine=MACHINE, by=_by(by), check=check)
 
 
+# The moves a user asks for by their own route (`POST /purchase-order/{id}/<action>`, body: a reason).
 ACTIONS = {"place": place, "reopen": reopen, "close": close, "cancel": cancel}

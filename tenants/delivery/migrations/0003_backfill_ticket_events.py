@@ -1,7 +1,8 @@
 """Give the tickets made before their workflow recorded moves a timeline: the create (when and by whom
 the ticket was made, as it was: open) and, for a ticket no longer open, the move to where it is now
-(a delivered ticket at its delivery time; a voided one at its last change, the best time we have).
-Each backfilled row says so in its details; who delivered or voided it was not recorded."""
+at its last change (the best time we have of when the move was entered; a delivery's own time is in
+the details, as the workflow records it). Each backfilled row says so in its details; who delivered
+or voided it was not recorded."""
 
 from typing import Any
 
@@ -40,8 +41,9 @@ def backfill(apps: Any, schema_editor: Any) -> None:
                         action="deliver" if t.status == "delivered" else "void",
                         from_status="open",
                         to_status=t.status,
-                        at=(t.delivered_at if t.status == "delivered" else None) or t.updated_at,
-                        details={"backfilled": True},
+                        at=t.updated_at,
+                        details={"backfilled": True}
+                        | ({"delivered_at": t.delivered_at.isoformat()} if t.delivered_at else {}),
                     )
                 )
             if len(rows) >= BATCH:

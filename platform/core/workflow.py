@@ -1,5 +1,6 @@
 """The state machine kit shared by every document workflow (sales order, purchase order, bill,
-invoice): a transition table, a guarded move under a row lock, and a hook that records each move.
+invoice, delivery ticket): a transition table, a guarded move under a row lock, and a hook that
+records each move.
 
 A workflow module declares its `Machine` (the table) and one service function per action, each
 calling `transition(...)`. The table is also the action table of the API: a move a user makes names

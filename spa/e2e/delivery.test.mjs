@@ -79,6 +79,10 @@ describe('delivery ticket', () => {
     const sheet = page.getByRole('article');
     await sheet.getByText('Pat Receiver').waitFor();
     await sheet.getByText(/Paper ticket PAPER-E2E/).waitFor();
+    // its timeline, below the sheet: made, then delivered by the signed-in user
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText('create: open').waitFor();
+    await timeline.getByText(/deliver: open → delivered/).waitFor();
     await shot(page, 'delivery-ticket-desktop');
     await page.setViewportSize(PHONE);
     await shot(page, 'delivery-ticket-phone');

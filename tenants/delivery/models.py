@@ -7,7 +7,7 @@ ticket that is no longer needed is voided, never renumbered or deleted.
 
 from __future__ import annotations
 
-from core.models import Timestamped
+from core.models import Timestamped, WorkflowEvent
 from core.scoping import declare_owner
 from django.db import models
 
@@ -89,6 +89,19 @@ class DeliveryTicketLine(Timestamped):
         return f"{self.ticket_id}: {self.product_id}"
 
 
+class DeliveryTicketEvent(WorkflowEvent):
+    """One move of a ticket's workflow (tenants/delivery/workflow.py): who, when, from, to (its timeline)."""
+
+    ticket = models.ForeignKey(DeliveryTicket, on_delete=models.CASCADE, related_name="events")
+
+    document_field = "ticket"
+
+    class Meta(WorkflowEvent.Meta):
+        verbose_name = "delivery ticket event"
+        indexes = [models.Index(fields=["ticket", "at"], name="dt_event_ticket")]
+
+
 # A ticket belongs to the driver of its order (core.scoping: `delivery_ticket.view:own`).
 declare_owner(DeliveryTicket, "sales_order__driver__user", resource="delivery_ticket")
 declare_owner(DeliveryTicketLine, "ticket__sales_order__driver__user", resource="delivery_ticket")
+declare_owner(DeliveryTicketEvent, "ticket__sales_order__driver__user", resource="delivery_ticket")

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from core.listing import ListParams
+from core.workflow import WorkflowEventOut
 from ninja import Field, Schema
 
 FILES_URL = "/api/storage/files/"
@@ -70,6 +71,9 @@ class DeliveryTicketOut(Schema):
     total_gross_volume: Decimal | None
     total_net_volume: Decimal | None
     lines: list[DeliveryTicketLineOut]
+    timeline: list[WorkflowEventOut] = Field(
+        ..., description="Its moves, oldest first: created, voided, reopened, delivered (who, when)"
+    )
     created_at: dt.datetime
     updated_at: dt.datetime
 
@@ -101,6 +105,10 @@ class DeliveryTicketOut(Schema):
     @staticmethod
     def resolve_lines(obj: Any) -> list[Any]:
         return list(obj.lines.all())
+
+    @staticmethod
+    def resolve_timeline(obj: Any) -> list[Any]:
+        return list(obj.events.all())
 
     @staticmethod
     def resolve_total_gross_volume(obj: Any) -> Decimal | None:

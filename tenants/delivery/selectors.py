@@ -12,7 +12,7 @@ from core.errors import ApiError
 from core.storage import open_tenant_file
 from django.db.models import Prefetch, QuerySet
 
-from tenants.delivery.models import DeliveryTicket, DeliveryTicketLine
+from tenants.delivery.models import DeliveryTicket, DeliveryTicketEvent, DeliveryTicketLine
 from tenants.documents.selectors import company_block
 from tenants.parties.models import CustomerAsset
 from tenants.sales.models import SalesOrder
@@ -31,7 +31,9 @@ def _lines() -> Any:
 def tickets() -> QuerySet[DeliveryTicket]:
     return DeliveryTicket.objects.select_related(
         "sales_order", "sales_order__customer", "sales_order__ship_to"
-    ).prefetch_related(_lines())
+    ).prefetch_related(
+        _lines(), Prefetch("events", queryset=DeliveryTicketEvent.objects.order_by("at", "id"))
+    )
 
 
 def filter_tickets(qs: QuerySet[DeliveryTicket], params: Any) -> QuerySet[DeliveryTicket]:

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tenants.delivery import vcf as vcf_mod
+from tenants.delivery import workflow as ticket_workflow
 from tenants.delivery.models import DeliveryTicket, DeliveryTicketLine
 from tenants.parties.models import CustomerAsset
 from tenants.sales import workflow
@@ -78,12 +79,14 @@ def _sync_lines(ticket: DeliveryTicket, lines: Sequence[LineItem]) -> None:
 
 
 def _new_ticket(order: SalesOrder, po_number: str, by: Any) -> DeliveryTicket:
-    return DeliveryTicket.objects.create(
+    ticket = DeliveryTicket.objects.create(
         number=next_number(TICKET_KIND, prefix=TICKET_PREFIX),
         sales_order=order,
         po_number=po_number,
         created_by=by if getattr(by, "pk", None) else None,
     )
+    ticket_workflow.created(ticket, by=by, details={"sales_order": order.number, "po_number": po_number})
+    return ticket
 
 
 def generate_tickets(
@@ -130,9 +133,11 @@ def generate_tickets(
                 ticket = next((t for t in reusable if t.pk not in used), None)
             if ticket is None:
                 ticket = _new_ticket(order, po, by)
-            ticket.po_number = po
-            ticket.status = T.OPEN
-            ticket.save()
+            if ticket.status == T.VOID:  # back in use: its PO is on the order again
+                ticket = ticket_workflow.reopen(ticket, po_number=po, by=by)
+            else:
+                ticket.po_number = po
+                ticket.save()
             _sync_lines(ticket, group_lines)
             used.add(ticket.pk)
             result.append(ticket)
@@ -140,8 +145,9 @@ def generate_tickets(
             # A full regeneration: tickets left over from another split are no longer in use.
             for t in reusable:
                 if t.pk not in used and t.status != T.VOID:
-                    t.status = T.VOID
-                    t.save(update_fields=["status", "updated_at"])
+                    ticket_workflow.void(
+                        t, reason="no longer needed: the order's tickets were regenerated", by=by
+                    )
     return result
 
 
@@ -360,6 +366,7 @@ def record_delivery(
             tl.tank = e.tank
             tl.tank_name = e.tank_name
             tl.save()
+        done = []
         for ticket in tickets:
             ticket.signer_name = signer or ticket.signer_name
             ticket.signature_key = signature or ticket.signature_key
@@ -370,11 +377,11 @@ def record_delivery(
                 ticket.latitude, ticket.longitude = lat, lon
             if reference:
                 ticket.reference = reference.strip()[:60]
-            if complete:
-                ticket.status = T.DELIVERED
-                ticket.delivered_at = when
             ticket.save()
-    return tickets
+            if complete:
+                ticket = ticket_workflow.deliver(ticket, delivered_at=when, by=by)
+            done.append(ticket)
+    return done
 
 
 def mark_emailed(*, tickets: Sequence[DeliveryTicket], at: dt.datetime | None = None) -> int:

@@ -2,15 +2,18 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { PageSpinner } from '@/components/common/PageSpinner';
+import { Timeline, type TimelineEvent } from '@/components/common/Timeline';
 import { isApiError } from '@/lib/api/errors';
 import { apiDownload } from '@/lib/api/http';
 import { cspNonce } from '@/lib/csp/nonce';
-import { useTicketDocumentQuery, type TicketDocument } from './deliveryApi';
+import { useTicketDocumentQuery, useTicketQuery, type TicketDocument } from './deliveryApi';
 import './deliveryTicket.css';
 
 type Paper = 'letter' | 'A4';
@@ -25,6 +28,7 @@ export default function DeliveryTicketPage() {
   const ticketId = Number(id);
   const valid = Number.isInteger(ticketId) && ticketId > 0;
   const { data, error, isLoading } = useTicketDocumentQuery(ticketId, { skip: !valid });
+  const ticket = useTicketQuery(ticketId, { skip: !valid });
   const [paper, setPaper] = useState<Paper>('letter');
   const [downloading, setDownloading] = useState(false);
   const navigate = useNavigate();
@@ -73,8 +77,29 @@ export default function DeliveryTicketPage() {
         </Button>
       </Box>
       <TicketSheet doc={data} paper={paper} />
+      <Paper component="section" variant="outlined" className="dt-timeline no-print" aria-label="Timeline">
+        <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
+          Timeline
+        </Typography>
+        {ticket.error ? (
+          <Alert severity="error">{isApiError(ticket.error) ? ticket.error.message : 'Failed to fetch the timeline'}</Alert>
+        ) : ticket.data ? (
+          <Timeline events={ticket.data.timeline} note={ticketNote} />
+        ) : (
+          <Typography variant="body2" color="text.secondary">Loading…</Typography>
+        )}
+      </Paper>
     </Box>
   );
+}
+
+/** What a ticket's move adds to its line: the PO it was made or reopened for, when it was delivered. */
+function ticketNote(e: TimelineEvent): string {
+  const parts = [];
+  if (typeof e.details.po_number === 'string' && e.details.po_number) parts.push(`PO ${e.details.po_number}`);
+  if (typeof e.details.delivered_at === 'string') parts.push(`delivered ${when(e.details.delivered_at)}`);
+  if (e.details.backfilled) parts.push('recorded before tickets kept a timeline');
+  return parts.length ? ` · ${parts.join(' · ')}` : '';
 }
 
 export function TicketSheet({ doc, paper }: { doc: TicketDocument; paper: Paper }) {

@@ -51,6 +51,12 @@ export const deliveryApi = tagged.injectEndpoints({
       transformResponse: (env) => unwrap<TicketDocument>(env),
       providesTags: (_r, _e, id) => [{ type: 'DeliveryTicket', id }],
     }),
+    // GET /{id} answers the ticket's JSON (its PDF only when asked for): the same DeliveryTicketOut.
+    ticket: build.query<Ticket, number>({
+      query: (id) => ({ url: `/delivery-ticket/${id}` }),
+      transformResponse: (env) => unwrap<Ticket>(env),
+      providesTags: (_r, _e, id) => [{ type: 'DeliveryTicket', id }],
+    }),
     deliveryEntry: build.query<Entry, number>({
       query: (orderId) => ({ url: `/delivery-ticket/entry/${orderId}` }),
       transformResponse: (env) => unwrap<Entry>(env),
@@ -64,4 +70,4 @@ export const deliveryApi = tagged.injectEndpoints({
   }),
 });
 
-export const { useTicketDocumentQuery, useDeliveryEntryQuery, useRecordDeliveryMutation } = deliveryApi;
+export const { useTicketDocumentQuery, useTicketQuery, useDeliveryEntryQuery, useRecordDeliveryMutation } = deliveryApi;

@@ -4,6 +4,7 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Timeline as SharedTimeline, type TimelineEvent } from '@/components/common/Timeline';
 import type { Option } from '@/components/resource';
 import { useCurrentUserPermissionsQuery } from '@/lib/api/lookups';
 
@@ -49,34 +50,9 @@ export function Row({ label, value, strong }: { label: string; value: ReactNode;
   );
 }
 
-export interface TimelineEvent {
-  id: number;
-  action: string;
-  from_status: string;
-  to_status: string;
-  by_name: string;
-  at: string;
-  details: Record<string, unknown>;
-}
-
+/** The shared timeline, with a bill's word for an overridden match. */
 export function Timeline({ events }: { events: TimelineEvent[] }) {
-  if (!events.length) return <Typography variant="body2" color="text.secondary">No moves yet.</Typography>;
-  return (
-    <Box component="ol" sx={{ m: 0, pl: 2.5 }}>
-      {events.map((e) => (
-        <li key={e.id}>
-          <Typography variant="body2">
-            {e.action.replace(/_/g, ' ')}: {e.from_status} → {e.to_status}
-            {e.details.override ? ' (match overridden)' : ''}
-          </Typography>
-          <Typography variant="caption" color="text.secondary">
-            {new Date(e.at).toLocaleString()} {e.by_name ? `· ${e.by_name}` : ''}
-            {typeof e.details.reason === 'string' && e.details.reason ? ` · ${e.details.reason}` : ''}
-          </Typography>
-        </li>
-      ))}
-    </Box>
-  );
+  return <SharedTimeline events={events} note={(e) => (e.details.override ? ' (match overridden)' : '')} />;
 }
 
 /** Whether the signed-in user holds one permission code (true until the answer arrives: the server decides). */

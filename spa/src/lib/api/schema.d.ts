@@ -8508,6 +8508,11 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "delivered" | "void";
+            /**
+             * Timeline
+             * @description Its moves, oldest first: created, voided, reopened, delivered (who, when)
+             */
+            timeline: components["schemas"]["WorkflowEventOut"][];
             /** Total Gross Volume */
             total_gross_volume: string | null;
             /** Total Net Volume */

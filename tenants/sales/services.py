@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import asdict
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from core.crud import check_foreign_keys
@@ -14,21 +14,16 @@ from core.permissions import acting_user
 from django.db import transaction
 from django.utils import timezone
 
+from tenants.pricing.money import ZERO
 from tenants.sales.credit import register_receivables_provider as register_receivables_provider
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder
 from tenants.sequences.services import next_number
 
-CENT = Decimal("0.01")
-ZERO = Decimal("0")
 NUMBER_KIND = "sales_order"
 NUMBER_PREFIX = "SO-"
 HEADER_FIELDS = ("po_number", "instructions")
 WINDOW_FIELDS = ("planned_date", "planned_time_from", "planned_time_to")
 PARTY_FIELDS = ("customer_id", "ship_to_id")
-
-
-def money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 # --- create / update -------------------------------------------------------------------------------
@@ -211,7 +206,7 @@ def price_document_for(order: SalesOrder) -> tuple[Any, dict[int, str]]:
     """Price the order. Lines the engine cannot price (no price in force) are left out and carry the
     engine's sentence, so a draft still shows what can be priced: at most one more engine call per
     product without a price."""
-    from tenants.pricing.services import PricingError
+    from tenants.pricing.services import PricingError, as_http_error
 
     lines = list(order.line_items.all())
     fees = list(order.fees.all())
@@ -225,9 +220,7 @@ def price_document_for(order: SalesOrder) -> tuple[Any, dict[int, str]]:
                 ln for ln in priceable if exc.product_id is not None and ln.product_id == exc.product_id
             ]
             if not culprits:
-                if exc.code == "unknown_fee":
-                    raise ApiError(422, f"fees: {exc.message}") from exc
-                raise ApiError(409, exc.message) from exc
+                raise as_http_error(exc, fields={"unknown_fee": "fees"}) from exc
             for ln in culprits:
                 errors[ln.pk] = exc.message
 
@@ -255,7 +248,7 @@ def apply_prices(order: SalesOrder) -> Any:
         else:
             line.unit_price = pl.unit_price
             line.amount = pl.amount
-            line.tax_amount = money(pl.tax_total)
+            line.tax_amount = pl.tax_amount
             line.price_breakdown = {**pl.breakdown, "taxes": [_jsonable(asdict(t)) for t in pl.taxes]}
             line.price_error = ""
         line.save(

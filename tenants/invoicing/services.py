@@ -98,7 +98,7 @@ def price_order(order: Any) -> tuple[Any, list[Any], list[Any]]:
             customer_id=order.customer_id,
             ship_to_id=order.ship_to_id,
             lines=[
-                LineRequest(f"line:{ln.pk}", ln.product_id, ln.delivered_quantity, ln.unit_price)
+                LineRequest.of(f"line:{ln.pk}", ln.product_id, ln.delivered_quantity, fixed=ln.unit_price)
                 for ln in lines
             ],
             pricing_date=order.planned_date,

@@ -41,6 +41,22 @@ class LineRequest:
     quantity: Decimal
     unit_price_override: Decimal | None = None  # a price fixed earlier (e.g. at order verification)
 
+    @classmethod
+    def of(
+        cls,
+        key: str,
+        product_id: int,
+        quantity: Decimal,
+        *,
+        fixed: Decimal | None = None,
+        typed: Decimal | None = None,
+    ) -> LineRequest:
+        """A document line's request, where "a fixed price wins" is decided once for every document:
+        a price fixed earlier (an order line's at verification, a purchase line's cost) over a price
+        the user typed, over the engine's own (rules, contract, list). The engine prices either as
+        basis `override`: its amount and taxes are the engine's, never the caller's."""
+        return cls(key, product_id, quantity, fixed if fixed is not None else typed)
+
 
 @dataclass(frozen=True)
 class FeeRequest:

@@ -199,7 +199,9 @@ def price_purchase_order(po: PurchaseOrder, lines: list[PurchaseOrderLine] | Non
             state_id, city_id = place["state_id"], place["city_id"]
     try:
         return price_purchase(
-            lines=[LineRequest(str(ln.pk), ln.product_id, ln.quantity, ln.unit_cost) for ln in costed],
+            lines=[
+                LineRequest.of(str(ln.pk), ln.product_id, ln.quantity, fixed=ln.unit_cost) for ln in costed
+            ],
             pricing_date=po.order_date,
             state_id=state_id,
             city_id=city_id,

@@ -332,6 +332,13 @@ def add_tax_rate(tax_id: int, data: dict[str, Any]) -> TaxRate:
     return save_object(TaxRate(tax=tax), {**data, "effective_to": end})  # type: ignore[return-value]
 
 
+def delete_tax_rate(rate_id: int) -> None:
+    rate = TaxRate.objects.filter(pk=rate_id).first()
+    if rate is None:
+        raise ApiError(404, "Tax rate not found")
+    rate.delete()
+
+
 # Documents other apps own answer their tax summary through these hooks: the owning app registers
 # `fn(document_id) -> PricedDocument | None` (None: no such document, the empty default).
 TAX_DOCUMENT_SOURCES: dict[str, Callable[[int], PricedDocument | None]] = {}

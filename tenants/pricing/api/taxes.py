@@ -4,7 +4,6 @@ from typing import Any
 
 from core.crud import Crud
 from core.envelope import Envelope, Message, ok
-from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import perm
 from django.db import transaction
@@ -14,7 +13,6 @@ from ninja import Field, Query, Router, Schema
 from tenants.pricing import selectors, services
 from tenants.pricing.models import (
     Tax,
-    TaxRate,
 )
 from tenants.pricing.schemas import (
     MAX_ID,
@@ -87,10 +85,7 @@ def add_tax_rate(request: HttpRequest, q: Query[TaxRateQuery], payload: TaxRateI
     summary="Delete a tax rate",
 )
 def delete_tax_rate(request: HttpRequest, id: int) -> Any:
-    rate = TaxRate.objects.filter(pk=id).first()
-    if rate is None:
-        raise ApiError(404, "Tax rate not found")
-    rate.delete()
+    services.delete_tax_rate(id)
     return ok(None, "Tax rate deleted successfully")
 
 

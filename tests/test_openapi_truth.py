@@ -43,7 +43,9 @@ def test_times_of_day_are_answered_as_the_document_declares_them(api_a, tenant_a
             "planned_date": str(DAY),
             "planned_time_from": "08:00",
             "planned_time_to": "11:25:11.611",
-            "line_items": [{"product_id": md["diesel"].pk, "quantity": "10", "unit_price": "3.2500"}],
+            "line_items": [
+                {"product_id": md["diesel"].pk, "quantity": "10", "unit_price_override": "3.2500"}
+            ],
         },
     )
     assert res.status_code == 201, res.json()

@@ -79,6 +79,7 @@ def replace_lines(
     key: Callable[[R], Hashable | None] = row_id,
     key_field: str = "pk",
     then: Callable[[], Any] | None = None,
+    save: bool = True,
 ) -> list[L]:
     """Make a document's lines exactly `rows`, in their order; answer the saved lines.
 
@@ -87,7 +88,8 @@ def replace_lines(
     unsaved). A key that names no line is refused with `unknown(key)` (a 422) or, without `unknown`,
     makes a new line (a ticket's lines follow the order's by their order line). `fill(line, row)` sets
     the line's fields (and raises its own 422 for a bad row); the kit sets `position` (1, 2, …),
-    saves, and deletes the lines no row named. `then()` runs after (re-price the document)."""
+    saves, and deletes the lines no row named. `then()` runs after (re-price the document). With
+    `save=False` the lines are answered unsaved (the caller prices them and writes each one once)."""
     existing = {getattr(line, key_field): line for line in lines.all()}
     kept: list[Any] = []
     saved: list[L] = []
@@ -100,8 +102,10 @@ def replace_lines(
             line = new(raw)
         setattr(line, "position", position)  # noqa: B010 - every line model has a position
         fill(line, raw)
-        line.save()
-        kept.append(getattr(line, key_field))
+        if save:
+            line.save()
+        if getattr(line, key_field) is not None:
+            kept.append(getattr(line, key_field))
         saved.append(line)
     lines.exclude(**{f"{key_field}__in": kept}).delete()
     if then is not None:

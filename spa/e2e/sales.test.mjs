@@ -70,6 +70,14 @@ describe('FuelDesk sales orders', { concurrency: false }, () => {
     await page.waitForTimeout(400);
     await shot(page, 'sales-order-new-desktop');
     await page.keyboard.press('Escape');
+    // a typed price: the server prices it (GET /customer-price/explain?unit_price_override=), the browser computes nothing
+    const previews = [];
+    page.on('request', (r) => { if (r.url().includes('unit_price_override=2.5')) previews.push(r.url()); });
+    await page.getByLabel('Price override').nth(1).fill('2.5');
+    await page.getByTestId('line-unit-price').nth(1).filter({ hasText: '2.5000 /u' }).waitFor({ timeout: 20_000 });
+    await page.getByText('$750.00').first().waitFor({ timeout: 20_000 });
+    assert.ok(previews.length > 0, 'the typed price was priced by the server');
+    await shot(page, 'sales-order-typed-price-desktop');
     await page.getByRole('button', { name: 'Add fee' }).click();
     await page.getByRole('combobox', { name: 'Fee 1' }).click();
     await page.getByRole('option').first().click();
@@ -82,6 +90,11 @@ describe('FuelDesk sales orders', { concurrency: false }, () => {
     assert.equal(order.line_items.length, 2);
     assert.equal(order.fees.length, 1);
     assert.ok(order.line_items.every((l) => Number(l.unit_price) > 0), 'both lines priced');
+    assert.deepEqual(
+      [order.line_items[1].unit_price_override, order.line_items[1].unit_price, order.line_items[1].amount],
+      ['2.5000', '2.5000', '750.00'],
+      'the typed price is saved as unit_price_override and priced by the engine',
+    );
     assert.ok(Number(order.total) > 0);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('button', { name: 'Back to draft' }).waitFor({ timeout: 20_000 });

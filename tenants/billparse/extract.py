@@ -26,6 +26,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from difflib import SequenceMatcher
 from typing import Any
 
+from tenants.pricing.money import money
+
 LOW_CONFIDENCE = 0.8  # the review screen marks fields below this
 MAX_PAGES = 50
 
@@ -301,10 +303,6 @@ def parse_number(text: str) -> Decimal | None:
     except InvalidOperation:
         return None
     return -value if negative else value
-
-
-def money(value: Decimal) -> Decimal:
-    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def _is_identifier(text: str) -> bool:

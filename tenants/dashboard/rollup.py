@@ -27,7 +27,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.cache import cache
@@ -36,10 +36,9 @@ from django.db.models import F
 from django_tenants.utils import schema_context
 
 from tenants.dashboard.models import LineContribution, ProductDay
+from tenants.pricing.money import ZERO, money
 
 log = logging.getLogger(__name__)
-ZERO = Decimal("0")
-CENT = Decimal("0.01")
 COUNTED_STATUSES = ("verified", "assigned", "in_delivery", "delivered", "completed")
 _LOCK_CLASS = 0x44617368  # 'Dash': the advisory lock space of the rollup
 VERSION_KEY = "dashboard:version"
@@ -48,10 +47,6 @@ _NUMERIC = r"^\s*-?[0-9]+(\.[0-9]+)?\s*$"  # a cost in a price breakdown: plain 
 
 def counts(status: str, delivered_at: Any) -> bool:
     return status in COUNTED_STATUSES or (status == "archive" and delivered_at is not None)
-
-
-def money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)

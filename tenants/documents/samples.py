@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from tenants.documents.contract import (
     DOCUMENT_LABELS,
@@ -19,8 +19,7 @@ from tenants.documents.contract import (
     Tax,
     Totals,
 )
-
-CENT = Decimal("0.01")
+from tenants.pricing.money import money
 
 # A drawn stroke stands in for the signature image in samples.
 _SIGNATURE_SVG = (
@@ -36,10 +35,6 @@ NOTES = {
     "delivery_ticket": "Product delivered into the tanks listed. Net gallons corrected to 60 °F.",
     "sales_order": "Delivery window 7:00–15:00. Call the site office on arrival.",
 }
-
-
-def _money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def sample_data(doc_type: str, company: Company | None = None) -> DocumentData:
@@ -91,16 +86,16 @@ def sample_data(doc_type: str, company: Company | None = None) -> DocumentData:
     for line in lines:
         billed = line.net_volume if line.net_volume is not None else line.quantity_delivered
         line.quantity_billed = billed
-        line.amount = _money((billed or Decimal("0")) * (line.unit_price or Decimal("0")))
+        line.amount = money((billed or Decimal("0")) * (line.unit_price or Decimal("0")))
     subtotal = sum((line.amount or Decimal("0") for line in lines), Decimal("0"))
     fees = [
         Fee(name="Delivery fee", quantity=Decimal("1"), rate=Decimal("45.00"), amount=Decimal("45.00")),
         Fee(name="Environmental fee", quantity=Decimal("1"), rate=Decimal("7.50"), amount=Decimal("7.50")),
     ]
     fuel_gallons = sum((line.net_volume or Decimal("0") for line in lines), Decimal("0"))
-    excise = _money(fuel_gallons * Decimal("0.2000"))
+    excise = money(fuel_gallons * Decimal("0.2000"))
     taxable = subtotal
-    sales_tax = _money(taxable * Decimal("0.0625"))
+    sales_tax = money(taxable * Decimal("0.0625"))
     taxes = [
         Tax(
             name="State excise tax",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from core.errors import ApiError
@@ -32,16 +32,12 @@ from tenants.invoicing.models import (
     Payment,
     PaymentAllocation,
 )
+from tenants.pricing.money import money
 from tenants.sequences.services import next_number
 
-CENT = Decimal("0.01")
 INVOICEABLE_ORDER_STATUSES = ("delivered", "completed")
 NUMBER_KIND, NUMBER_PREFIX = "invoice", "INV-"
 PAYMENT_KIND, PAYMENT_PREFIX = "payment", "PAY-"
-
-
-def money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -88,7 +84,7 @@ def _tax_json(t: Any) -> dict[str, Any]:
 def price_order(order: Any) -> tuple[Any, list[Any], list[Any]]:
     """The engine's answer for the order's delivered lines (at their fixed prices) and its fees;
     with the order lines and fees it was asked about."""
-    from tenants.pricing.services import FeeRequest, LineRequest, PricingError, price_document
+    from tenants.pricing.services import FeeRequest, LineRequest, PricingError, as_http_error, price_document
 
     lines = [
         ln
@@ -103,14 +99,14 @@ def price_order(order: Any) -> tuple[Any, list[Any], list[Any]]:
             customer_id=order.customer_id,
             ship_to_id=order.ship_to_id,
             lines=[
-                LineRequest(f"line:{ln.pk}", ln.product_id, ln.delivered_quantity, ln.unit_price)
+                LineRequest.of(f"line:{ln.pk}", ln.product_id, ln.delivered_quantity, fixed=ln.unit_price)
                 for ln in lines
             ],
             pricing_date=order.planned_date,
             fees=[FeeRequest(f"fee:{f.pk}", f.fee_id, f.quantity) for f in fees],
         )
     except PricingError as exc:
-        raise ApiError(409, f"Failed to create/update invoice: {exc.message}") from exc
+        raise as_http_error(exc, prefix="Failed to create/update invoice: ") from exc
     return doc, lines, fees
 
 
@@ -133,7 +129,7 @@ def _desired_lines(doc: Any, lines: list[Any], fees: list[Any], order: Any) -> d
             "quantity": pl.quantity,
             "unit_price": pl.unit_price,
             "amount": pl.amount,
-            "tax_amount": money(pl.tax_total),
+            "tax_amount": pl.tax_amount,
             "taxes": [_tax_json(t) for t in pl.taxes],
             "price_breakdown": pl.breakdown,
             "po_number": ln.po_number or order.po_number,

@@ -14,13 +14,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
-CENT = Decimal("0.01")
-UNIT = Decimal("0.0001")
-ZERO = Decimal("0")
-HUNDRED = Decimal("100")
+# Rounding lives in `money.py`, the one home of money.
+from tenants.pricing.money import HUNDRED, UNIT, ZERO, money, round_to_step, unit
 
 
 class PricingError(Exception):
@@ -35,22 +33,6 @@ class PricingError(Exception):
         self.product_id = product_id
 
 
-def money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def unit(value: Decimal) -> Decimal:
-    return value.quantize(UNIT, rounding=ROUND_HALF_UP)
-
-
-def round_to_step(value: Decimal, step: Decimal) -> Decimal:
-    """Half-up to a multiple of `step` (e.g. 0.001, 0.01, 0.05), then to 4 dp."""
-    if step <= 0:
-        return unit(value)
-    steps = (value / step).quantize(Decimal("1"), rounding=ROUND_HALF_UP)
-    return unit(steps * step)
-
-
 # --- requests and results (the public interface) -------------------------------------------------
 @dataclass(frozen=True)
 class LineRequest:
@@ -58,6 +40,22 @@ class LineRequest:
     product_id: int
     quantity: Decimal
     unit_price_override: Decimal | None = None  # a price fixed earlier (e.g. at order verification)
+
+    @classmethod
+    def of(
+        cls,
+        key: str,
+        product_id: int,
+        quantity: Decimal,
+        *,
+        fixed: Decimal | None = None,
+        typed: Decimal | None = None,
+    ) -> LineRequest:
+        """A document line's request, where "a fixed price wins" is decided once for every document:
+        a price fixed earlier (an order line's at verification, a purchase line's cost) over a price
+        the user typed, over the engine's own (rules, contract, list). The engine prices either as
+        basis `override`: its amount and taxes are the engine's, never the caller's."""
+        return cls(key, product_id, quantity, fixed if fixed is not None else typed)
 
 
 @dataclass(frozen=True)
@@ -103,6 +101,11 @@ class PricedLine:
     @property
     def tax_total(self) -> Decimal:
         return sum((t.amount for t in self.taxes), ZERO)
+
+    @property
+    def tax_amount(self) -> Decimal:
+        """The line's tax to store and show: its taxes' sum to the cent (the one tax rounding)."""
+        return money(self.tax_total)
 
 
 @dataclass(frozen=True)
@@ -785,7 +788,7 @@ def tax_summary(doc: PricedDocument | None) -> dict[str, Any]:
                 "product_id": line.product_id,
                 "quantity": line.quantity,
                 "amount": line.amount,
-                "tax_amount": money(line.tax_total),
+                "tax_amount": line.tax_amount,
                 "taxes": [tax_dict(t) for t in line.taxes],
             }
         )

@@ -444,7 +444,7 @@ def rule_scope_chips(shown: Callable[[str, str], str | None]) -> list[str]:
 def fee_subtotal(fee_type: str, amount_type: str, rate: Decimal, quantity: Decimal) -> Decimal:
     """A fee's own amount, rate x quantity to the cent; 0.00 for a percentage fee, whose amount depends
     on a document (the model's `subtotal` and the fee list's rows)."""
-    from tenants.pricing.engine import money
+    from tenants.pricing.money import money
 
     if fee_type == Fee.FeeType.PERCENTAGE or amount_type == Fee.AmountType.PERCENTAGE:
         return Decimal("0.00")

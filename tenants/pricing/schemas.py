@@ -2,6 +2,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
+from core.errors import ApiError
 from ninja import Field, Schema
 
 from tenants.geo.schemas import StrippedIn
@@ -526,3 +527,21 @@ class ExplainQuery(Schema):
     quantity: Decimal = Field(Decimal("1"), gt=0, le=10_000_000, max_digits=14, decimal_places=4)
     pricing_date: Day | None = Field(None, description="Default today")
     fee_ids: str | None = Field(None, max_length=200, description="Comma-separated fee ids to add")
+    unit_price_override: Decimal | None = Field(
+        None,
+        ge=0,
+        max_digits=14,
+        decimal_places=4,
+        description="A price typed on an order line: priced as the order will price it (the order "
+        "form's live preview)",
+    )
+
+    def fee_id_list(self) -> list[int]:
+        """`fee_ids` as ids; anything but digits and commas is a 422."""
+        fee_ids: list[int] = []
+        for part in (self.fee_ids or "").split(","):
+            if part.strip():
+                if not part.strip().isdigit():
+                    raise ApiError(422, "fee_ids: comma-separated fee ids, e.g. 3,7.")
+                fee_ids.append(int(part.strip()))
+        return fee_ids

@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from core.listing import AnyOf
+from core.listing import AnyOf, ListParams, paginate
 from core.rows import fill_grouped, fill_related_ids, kept_by_ids
 from django.db import connection
 from django.db.models import OuterRef, Q, QuerySet, Subquery
@@ -502,6 +502,69 @@ def customer_prices(customer_id: int) -> QuerySet[CustomerPrice]:
         .select_related("product")
         .order_by("product__name", "id")
     )
+
+
+def final_prices(customer_id: int, items: Sequence[CustomerPrice], on: dt.date) -> dict[int, tuple[Any, str]]:
+    """Each price item's final price on the date (or the engine's sentence why there is none), by
+    item id: one context load for all the items, then the engine per product (an item without a
+    price does not hide the others')."""
+    if not items:
+        return {}
+    try:
+        ctx = load_context(
+            customer_id=customer_id,
+            ship_to_id=None,
+            product_ids=[i.product_id for i in items],
+            pricing_date=on,
+        )
+    except engine.PricingError as exc:
+        return {i.pk: (None, exc.message) for i in items}
+    out: dict[int, tuple[Any, str]] = {}
+    for item in items:
+        try:
+            price, _bd = engine.unit_price_for(ctx, ctx.products[item.product_id])
+            out[item.pk] = (price, "")
+        except engine.PricingError as exc:
+            out[item.pk] = (None, exc.message)
+    return out
+
+
+def customer_price_page(customer_id: int, page: int, size: int, on: dt.date) -> dict[str, Any] | None:
+    """A customer's pricing type and a page of its price items with their final prices on the date
+    (`GET /api/customer-price`); None for an unknown customer. Paged by the kit (`core.listing`)."""
+    facts = parties_selectors.customer_pricing_facts(customer_id)
+    if facts is None:
+        return None
+    listed = paginate(
+        customer_prices(customer_id), ListParams.model_validate({"page": page, "size": size}), size
+    )
+    items: list[CustomerPrice] = listed.pop("items")
+    finals = final_prices(customer_id, items, on)
+    rows = [
+        {
+            "id": i.pk,
+            "customer_id": i.customer_id,
+            "product_id": i.product_id,
+            "product_name": i.product.name,
+            "product_code": i.product.code,
+            "unit_price": i.unit_price,
+            "product_price": i.unit_price,
+            "margin": i.margin,
+            "terminal_id": i.terminal_id,
+            "supplier_id": i.supplier_id,
+            "freight_per_unit": i.freight_per_unit,
+            "final_price": finals.get(i.pk, (None, ""))[0],
+            "final_price_note": finals.get(i.pk, (None, ""))[1],
+        }
+        for i in items
+    ]
+    return {
+        "customer_id": facts["id"],
+        "customer_name": facts["name"],
+        "customer_pricing_type": facts["customer_pricing_type"],
+        "pricings": rows,
+        **listed,
+    }
 
 
 # --- the rack board and history ------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Writes of the pricing domain, and the entry points other apps call to price documents.
 
 Other apps price through `price_document` only (sales orders, invoices, purchase orders); errors
-they must handle are `PricingError` (re-exported here): answer its `message` as a 409 (422 for an
-unknown customer or product sent by the user).
+they must handle are `PricingError` (re-exported here): answer it with `as_http_error(exc)` (the one
+mapping of its codes to HTTP statuses, `errors.py`). Rounding: `tenants.pricing.money`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ from tenants.pricing.engine import (
     TaxAmount,
     tax_summary,
 )
+from tenants.pricing.errors import as_http_error
 from tenants.pricing.models import BuyingPrice, CustomerPrice, Fee, PaymentTerm, PricingRule, Tax, TaxRate
+from tenants.pricing.money import unit
 from tenants.pricing.signals import rack_price_changed
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "PricingError",
     "RackPrice",
     "TaxAmount",
+    "as_http_error",
     "buying_price_in_force",
     "margin_guard",
     "price_document",
@@ -87,6 +90,35 @@ class QuotedPrice:
     def line(self) -> PricedLine:
         return self.doc.lines[0]
 
+    def explained(self) -> dict[str, Any]:
+        """The price check's answer (`PricedDocumentOut`): the priced lines, fees and taxes with the
+        explanation and what was assumed."""
+        doc = self.doc
+        return {
+            "lines": [
+                {
+                    "key": ln.key,
+                    "product_id": ln.product_id,
+                    "quantity": ln.quantity,
+                    "unit_price": ln.unit_price,
+                    "amount": ln.amount,
+                    "taxes": [engine.tax_dict(t) for t in ln.taxes],
+                    "breakdown": ln.breakdown,
+                }
+                for ln in doc.lines
+            ],
+            "fees": [vars(f) for f in doc.fees],
+            "taxes": [engine.tax_dict(t) for t in doc.taxes],
+            "subtotal": doc.subtotal,
+            "fee_total": doc.fee_total,
+            "tax_total": doc.tax_total,
+            "total": doc.total,
+            "pricing_date": doc.pricing_date,
+            "notes": list(doc.notes),
+            "explanation": self.explanation,
+            "assumed": self.assumed,
+        }
+
 
 def customer_price(
     *,
@@ -96,14 +128,18 @@ def customer_price(
     ship_to_id: int | None = None,
     quantity: Decimal = Decimal("1"),
     fee_ids: Sequence[int] = (),
+    unit_price_override: Decimal | None = None,
 ) -> QuotedPrice:
     """The one answer to "what does this customer pay for this product on this day": every screen and
     call that shows it comes here (and orders are priced by the same `price_document`), so they agree.
-    With no ship-to named, the customer's only active ship-to is assumed, and the answer says so."""
+    With no ship-to named, the customer's only active ship-to is assumed, and the answer says so.
+    `unit_price_override`: a price typed on an order line, priced as the order prices it (the engine
+    decides what a fixed price means: its amount, its taxes), so the order form shows the server's
+    figures, never its own."""
     doc = price_document(
         customer_id=customer_id,
         ship_to_id=ship_to_id,
-        lines=[LineRequest("1", product_id, quantity)],
+        lines=[LineRequest("1", product_id, quantity, unit_price_override)],
         pricing_date=pricing_date,
         fees=[FeeRequest(str(i), fid) for i, fid in enumerate(fee_ids)],
     )
@@ -229,7 +265,7 @@ def delete_buying_price(bp: BuyingPrice) -> None:
 
 
 def quantize_price(value: Decimal) -> Decimal:
-    return engine.unit(value)
+    return unit(value)
 
 
 # --- taxes ---------------------------------------------------------------------------------------
@@ -294,6 +330,13 @@ def add_tax_rate(tax_id: int, data: dict[str, Any]) -> TaxRate:
             "Delete that rate or choose other dates.",
         )
     return save_object(TaxRate(tax=tax), {**data, "effective_to": end})  # type: ignore[return-value]
+
+
+def delete_tax_rate(rate_id: int) -> None:
+    rate = TaxRate.objects.filter(pk=rate_id).first()
+    if rate is None:
+        raise ApiError(404, "Tax rate not found")
+    rate.delete()
 
 
 # Documents other apps own answer their tax summary through these hooks: the owning app registers

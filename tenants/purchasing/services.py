@@ -8,7 +8,7 @@ Other apps (the bill parser, the inbox agent) create bills through `create_bill`
 from __future__ import annotations
 
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from core.crud import check_foreign_keys, save_object
@@ -19,6 +19,7 @@ from core.scoping import not_found
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tenants.pricing.money import ZERO, money, unit
 from tenants.purchasing import matching
 from tenants.purchasing.models import (
     Bill,
@@ -33,10 +34,7 @@ from tenants.purchasing.models import (
 )
 from tenants.sequences.services import next_number
 
-CENT = Decimal("0.01")
-UNIT = Decimal("0.0001")
 QTY = Decimal("0.001")
-ZERO = Decimal("0")
 PO_NUMBER_KIND = "purchase_order"
 PO_NUMBER_PREFIX = "PO-"
 DEFAULT_NET_DAYS = 30
@@ -44,14 +42,6 @@ PO = PurchaseOrder.Status
 B = Bill.Status
 # A bill may name a purchase order in these statuses (not a draft, not cancelled or closed).
 BILLABLE_PO_STATUSES = (PO.ORDERED.value, PO.RECEIVED.value, PO.BILLED.value)
-
-
-def money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def unit(value: Decimal) -> Decimal:
-    return value.quantize(UNIT, rounding=ROUND_HALF_UP)
 
 
 def _label(status: str) -> str:
@@ -195,7 +185,7 @@ def _replace_po_lines(po: PurchaseOrder, lines: list[dict[str, Any]]) -> None:
 
 def price_purchase_order(po: PurchaseOrder, lines: list[PurchaseOrderLine] | None = None) -> Any:
     """The engine's priced document for the lines that have a unit cost (None when none has)."""
-    from tenants.pricing.services import LineRequest, PricingError, price_purchase
+    from tenants.pricing.services import LineRequest, PricingError, as_http_error, price_purchase
 
     costed = [ln for ln in (lines if lines is not None else po.lines.all()) if ln.unit_cost is not None]
     if not costed:
@@ -209,13 +199,15 @@ def price_purchase_order(po: PurchaseOrder, lines: list[PurchaseOrderLine] | Non
             state_id, city_id = place["state_id"], place["city_id"]
     try:
         return price_purchase(
-            lines=[LineRequest(str(ln.pk), ln.product_id, ln.quantity, ln.unit_cost) for ln in costed],
+            lines=[
+                LineRequest.of(str(ln.pk), ln.product_id, ln.quantity, fixed=ln.unit_cost) for ln in costed
+            ],
             pricing_date=po.order_date,
             state_id=state_id,
             city_id=city_id,
         )
     except PricingError as exc:
-        raise ApiError(409, exc.message) from exc
+        raise as_http_error(exc) from exc
 
 
 def reprice_purchase_order(po: PurchaseOrder) -> PurchaseOrder:
@@ -226,7 +218,7 @@ def reprice_purchase_order(po: PurchaseOrder) -> PurchaseOrder:
     for line in lines:
         pl = priced.get(str(line.pk))
         line.amount = pl.amount if pl else ZERO
-        line.tax_amount = money(pl.tax_total) if pl else ZERO
+        line.tax_amount = pl.tax_amount if pl else ZERO
         line.save(update_fields=["amount", "tax_amount", "updated_at"])
     po.subtotal = doc.subtotal if doc else ZERO
     po.tax_total = doc.tax_total if doc else ZERO

@@ -13,13 +13,9 @@ from tenants.sales import services
 from tenants.sales.models import LineItem, SalesOrder
 
 
-def _engine_error(exc: Any) -> ApiError:
-    return ApiError(422 if exc.code.startswith("unknown") else 409, exc.message)
-
-
 def fee_on_order(order: SalesOrder, fee_id: int, quantity: Decimal | None = None) -> dict[str, Any]:
     from tenants.pricing.models import Fee
-    from tenants.pricing.services import FeeRequest, PricingError, price_document
+    from tenants.pricing.services import FeeRequest, PricingError, as_http_error, price_document
 
     if not Fee.objects.filter(pk=fee_id).exists():
         raise ApiError(404, "Fee not found")
@@ -36,7 +32,7 @@ def fee_on_order(order: SalesOrder, fee_id: int, quantity: Decimal | None = None
             fees=[FeeRequest("calc", fee_id, quantity)],
         )
     except PricingError as exc:
-        raise _engine_error(exc) from exc
+        raise as_http_error(exc) from exc
     fa = doc.fees[0]
     return {
         "fee_id": fa.fee_id,
@@ -49,7 +45,7 @@ def fee_on_order(order: SalesOrder, fee_id: int, quantity: Decimal | None = None
 
 
 def tax_summary_of(order: SalesOrder) -> dict[str, Any]:
-    from tenants.pricing.services import PricingError, tax_summary
+    from tenants.pricing.services import PricingError, as_http_error, tax_summary
 
     lines = [ln for ln in order.line_items.all() if ln.unit_price is not None]
     if not lines:
@@ -57,7 +53,7 @@ def tax_summary_of(order: SalesOrder) -> dict[str, Any]:
     try:
         doc = services.price_request(order, lines, list(order.fees.all()), use_current=True)
     except PricingError as exc:
-        raise _engine_error(exc) from exc
+        raise as_http_error(exc) from exc
     summary = tax_summary(doc)
     ids = {str(ln.pk): ln for ln in lines}
     for item in summary["taxable_items"]:

@@ -31,11 +31,28 @@ class LineIn(Schema):
     id: int | None = Field(None, ge=1, description="An existing line of this order (omit for a new line)")
     product_id: int = Field(..., ge=1)
     quantity: Decimal = Field(..., gt=0, max_digits=14, decimal_places=3)
-    unit_price: Decimal | None = Field(
-        None, ge=0, max_digits=14, decimal_places=4, description="A price typed by the user (override)"
+    unit_price_override: Decimal | None = Field(
+        None,
+        ge=0,
+        max_digits=14,
+        decimal_places=4,
+        description="A price typed by the user: the line is priced at it (the answer's `unit_price` is "
+        "the engine's price, this one when set)",
     )
     customer_asset_id: int | None = Field(None, ge=1, description="The customer's tank it goes into")
     po_number: str = Field("", max_length=60)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_old_price_name(cls, data: Any) -> Any:
+        # `unit_price` in was renamed `unit_price_override` (issue 24); an old client's typed price is
+        # refused with the new name rather than silently dropped (unknown fields are ignored).
+        raw = getattr(data, "_obj", data)  # ninja hands a DjangoGetter around the body's dict
+        if isinstance(raw, dict) and raw.get("unit_price") is not None:
+            raise ValueError(
+                "unit_price is the engine's price (read-only): send a typed price as unit_price_override"
+            )
+        return data
 
 
 class FeeIn(Schema):

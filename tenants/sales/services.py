@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import asdict
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from core.crud import check_foreign_keys
@@ -15,21 +15,16 @@ from core.permissions import acting_user
 from django.db import transaction
 from django.utils import timezone
 
+from tenants.pricing.money import ZERO
 from tenants.sales.credit import register_receivables_provider as register_receivables_provider
 from tenants.sales.models import LineItem, Note, OrderFee, SalesOrder
 from tenants.sequences.services import next_number
 
-CENT = Decimal("0.01")
-ZERO = Decimal("0")
 NUMBER_KIND = "sales_order"
 NUMBER_PREFIX = "SO-"
 HEADER_FIELDS = ("po_number", "instructions")
 WINDOW_FIELDS = ("planned_date", "planned_time_from", "planned_time_to")
 PARTY_FIELDS = ("customer_id", "ship_to_id")
-
-
-def money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 # --- create / update -------------------------------------------------------------------------------
@@ -44,9 +39,9 @@ def create_order(data: dict[str, Any], *, by: Any = None) -> SalesOrder:
         _apply_header(order, data, creating=True)
         order.number = next_number(NUMBER_KIND, prefix=NUMBER_PREFIX)
         order.save()
-        _replace_lines(order, lines)
+        new_lines = _replace_lines(order, lines)
         _replace_fees(order, fees)
-        reprice(order)
+        reprice(order, lines=new_lines)
     return order
 
 
@@ -59,12 +54,11 @@ def update_order(order: SalesOrder, data: dict[str, Any]) -> SalesOrder:
         _check_editable(order, data, lines, fees)
         _apply_header(order, data, creating=False)
         order.save()
-        if lines is not None:
-            _replace_lines(order, lines)
+        new_lines = _replace_lines(order, lines) if lines is not None else None
         if fees is not None:
             _replace_fees(order, fees)
         if order.status == SalesOrder.Status.DRAFT:
-            reprice(order)
+            reprice(order, lines=new_lines)
     return order
 
 
@@ -114,8 +108,9 @@ def _apply_header(order: SalesOrder, data: dict[str, Any], *, creating: bool) ->
             raise ApiError(422, "customer_id: this customer is inactive; reactivate it to take orders.")
 
 
-def _replace_lines(order: SalesOrder, lines: list[dict[str, Any]]) -> None:
-    """The order's lines become exactly `lines` (those with an id are updated, the rest added)."""
+def _replace_lines(order: SalesOrder, lines: list[dict[str, Any]]) -> list[LineItem]:
+    """The order's lines become exactly `lines` (those with an id are updated, the rest added). The
+    lines are answered unsaved: `reprice(order, lines=…)` prices them and writes each one once."""
     from tenants.catalog.models import Product
     from tenants.parties.models import CustomerAsset
 
@@ -138,18 +133,27 @@ def _replace_lines(order: SalesOrder, lines: list[dict[str, Any]]) -> None:
             if order.ship_to_id and asset.ship_to_id and asset.ship_to_id != order.ship_to_id:
                 raise ApiError(422, f"line_items: {asset.asset_name} is at another delivery location.")
         line.product = product
-        line.quantity = raw["quantity"]
+        line.quantity = _as_stored(raw["quantity"], "quantity")
         line.customer_asset = asset
         line.po_number = raw.get("po_number") or ""
-        line.unit_price_override = raw.get("unit_price")
+        typed = raw.get("unit_price_override")
+        line.unit_price_override = None if typed is None else _as_stored(typed, "unit_price_override")
 
-    replace_lines(
+    return replace_lines(
         order.line_items,
         lines,
         new=lambda raw: LineItem(sales_order=order),
         fill=fill,
         unknown=lambda line_id: f"line_items: line item {line_id} is not on this sales order.",
+        save=False,
     )
+
+
+def _as_stored(value: Decimal, field: str) -> Decimal:
+    """The value as the column will give it back (its decimal places): the engine prices the unsaved
+    line exactly as it would the saved one (a breakdown's quantities read the same)."""
+    places = LineItem._meta.get_field(field).decimal_places  # type: ignore[union-attr]
+    return value.quantize(Decimal(1).scaleb(-places))
 
 
 def _replace_fees(order: SalesOrder, fees: list[dict[str, Any]]) -> None:
@@ -177,16 +181,25 @@ def _replace_fees(order: SalesOrder, fees: list[dict[str, Any]]) -> None:
 
 # --- pricing ---------------------------------------------------------------------------------------
 def line_requests(lines: list[LineItem], *, use_current: bool = False) -> list[Any]:
-    """The engine's requests for lines: fixed lines (and, with `use_current`, every priced line)
-    pass their stored price as the override; the others the price the user typed, if any."""
+    """The engine's requests for lines: a fixed line's stored price (with `use_current`, every
+    priced line's) is its fixed price, the price the user typed its typed one; which wins is the
+    engine's `LineRequest.of`."""
     from tenants.pricing.services import LineRequest
 
-    def override(ln: LineItem) -> Decimal | None:
-        if ln.price_fixed or (use_current and ln.unit_price is not None):
-            return ln.unit_price
-        return ln.unit_price_override
+    def fixed(ln: LineItem) -> Decimal | None:
+        return ln.unit_price if ln.price_fixed or use_current else None
 
-    return [LineRequest(str(ln.pk), ln.product_id, ln.quantity, override(ln)) for ln in lines]
+    return [
+        LineRequest.of(
+            line_key(ln), ln.product_id, ln.quantity, fixed=fixed(ln), typed=ln.unit_price_override
+        )
+        for ln in lines
+    ]
+
+
+def line_key(ln: LineItem) -> str:
+    """A line's key in the engine's request: its id, or its position while it is not saved yet."""
+    return str(ln.pk) if ln.pk is not None else f"new:{ln.position}"
 
 
 def price_request(
@@ -204,17 +217,17 @@ def price_request(
     )
 
 
-def price_document_for(order: SalesOrder) -> tuple[Any, dict[int, str]]:
+def price_document_for(order: SalesOrder, lines: list[LineItem] | None = None) -> tuple[Any, dict[str, str]]:
     """Price the order. Lines the engine cannot price (no price in force) are left out and carry the
     engine's sentence, so a draft still shows what can be priced: at most one more engine call per
     product without a price."""
-    from tenants.pricing.services import PricingError
+    from tenants.pricing.services import PricingError, as_http_error
 
-    lines = list(order.line_items.all())
+    lines = list(order.line_items.all()) if lines is None else lines
     fees = list(order.fees.all())
-    errors: dict[int, str] = {}
+    errors: dict[str, str] = {}  # by line_key
     while True:
-        priceable = [ln for ln in lines if ln.pk not in errors]
+        priceable = [ln for ln in lines if line_key(ln) not in errors]
         try:
             return price_request(order, priceable, fees), errors
         except PricingError as exc:
@@ -222,39 +235,44 @@ def price_document_for(order: SalesOrder) -> tuple[Any, dict[int, str]]:
                 ln for ln in priceable if exc.product_id is not None and ln.product_id == exc.product_id
             ]
             if not culprits:
-                if exc.code == "unknown_fee":
-                    raise ApiError(422, f"fees: {exc.message}") from exc
-                raise ApiError(409, exc.message) from exc
+                raise as_http_error(exc, fields={"unknown_fee": "fees"}) from exc
             for ln in culprits:
-                errors[ln.pk] = exc.message
+                errors[line_key(ln)] = exc.message
 
 
-def reprice(order: SalesOrder) -> SalesOrder:
+def reprice(order: SalesOrder, lines: list[LineItem] | None = None) -> SalesOrder:
     """Price the order's lines and fees through the engine; store prices, breakdowns and totals.
-    Lines not yet fixed follow the engine; fixed lines (verified) keep their unit price."""
-    apply_prices(order)
+    Lines not yet fixed follow the engine; fixed lines (verified) keep their unit price. `lines`: the
+    order's lines as a save left them, unsaved (`_replace_lines`); default the stored ones."""
+    apply_prices(order, lines)
     return order
 
 
-def apply_prices(order: SalesOrder) -> Any:
-    """`reprice`, answering the engine's priced document."""
-    doc, errors = price_document_for(order)
+def apply_prices(order: SalesOrder, lines: list[LineItem] | None = None) -> Any:
+    """`reprice`, answering the engine's priced document. Each line is written once: the unsaved
+    lines of a save whole (with their prices), the stored ones their price fields only."""
+    doc, errors = price_document_for(order, lines)
     priced = {pl.key: pl for pl in doc.lines}
-    lines = list(order.line_items.all())
+    unsaved = lines is not None
+    lines = list(order.line_items.all()) if lines is None else lines
     for line in lines:
-        pl = priced.get(str(line.pk))
+        key = line_key(line)
+        pl = priced.get(key)
         if pl is None:
             line.unit_price = None
             line.amount = ZERO
             line.tax_amount = ZERO
             line.price_breakdown = {}
-            line.price_error = errors.get(line.pk, "")[:300]
+            line.price_error = errors.get(key, "")[:300]
         else:
             line.unit_price = pl.unit_price
             line.amount = pl.amount
-            line.tax_amount = money(pl.tax_total)
+            line.tax_amount = pl.tax_amount
             line.price_breakdown = {**pl.breakdown, "taxes": [_jsonable(asdict(t)) for t in pl.taxes]}
             line.price_error = ""
+        if unsaved:
+            line.save()
+            continue
         line.save(
             update_fields=[
                 "unit_price",

@@ -150,7 +150,7 @@ def test_an_order_taken_through_the_api_shows_once_verified(
         "customer_id": md["customer"].pk,
         "ship_to_id": md["ship_to"].pk,
         "planned_date": str(today),
-        "line_items": [{"product_id": md["gas"].pk, "quantity": "250", "unit_price": "2.4000"}],
+        "line_items": [{"product_id": md["gas"].pk, "quantity": "250", "unit_price_override": "2.4000"}],
     }
     first = api_a.get(URL).json()["data"]
     assert first["products"] == [] and first["cached"] is False

@@ -75,8 +75,8 @@ def order_in_db(
     **fields: Any,
 ) -> Any:
     """An order made directly (priced lines), in any status: for workflow tests."""
+    from tenants.pricing.money import money
     from tenants.sales.models import LineItem, SalesOrder
-    from tenants.sales.services import money
 
     n = SalesOrder.objects.count() + 1
     order = SalesOrder.objects.create(

@@ -24,10 +24,15 @@ def body(md, **extra):
             {
                 "product_id": md["diesel"].pk,
                 "quantity": "1500",
-                "unit_price": "3.2500",
+                "unit_price_override": "3.2500",
                 "customer_asset_id": md["tank"].pk,
             },
-            {"product_id": md["oil"].pk, "quantity": "2", "unit_price": "845.0000", "po_number": "PO-77-B"},
+            {
+                "product_id": md["oil"].pk,
+                "quantity": "2",
+                "unit_price_override": "845.0000",
+                "po_number": "PO-77-B",
+            },
         ],
         **extra,
     }
@@ -56,7 +61,12 @@ def test_create_read_update_and_numbers(api_a, tenant_a, in_tenant):
         {
             "po_number": "PO-78",
             "line_items": [
-                {"id": line_id, "product_id": md["diesel"].pk, "quantity": "1000", "unit_price": "3.2500"}
+                {
+                    "id": line_id,
+                    "product_id": md["diesel"].pk,
+                    "quantity": "1000",
+                    "unit_price_override": "3.2500",
+                }
             ],
         },
     )

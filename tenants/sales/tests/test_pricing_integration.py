@@ -160,7 +160,12 @@ def test_a_product_without_a_price_is_shown_and_blocks_verification(api_a, tenan
     # a typed price is passed to the engine as an override
     lines = [
         {"id": so["line_items"][0]["id"], "product_id": w.diesel.pk, "quantity": "100"},
-        {"id": so["line_items"][1]["id"], "product_id": lube.pk, "quantity": "2", "unit_price": "39.5"},
+        {
+            "id": so["line_items"][1]["id"],
+            "product_id": lube.pk,
+            "quantity": "2",
+            "unit_price_override": "39.5",
+        },
     ]
     res = api_a.put(f"{ORDERS}/{so['id']}", {"line_items": lines})
     assert res.json()["data"]["line_items"][1]["unit_price"] == "39.5000"

@@ -26,17 +26,27 @@ export interface LinePriceProps {
 }
 
 /** A line's unit price and amount: the saved line's when it is fixed or unchanged, else the engine's
- * live answer (GET /customer-price/explain) with its explanation behind the info button. */
+ * live answer (GET /customer-price/explain, with the typed price as `unit_price_override`) with its
+ * explanation behind the info button. The server prices a typed price too: nothing is computed here. */
 export function LinePrice(p: LinePriceProps) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const qtyNum = Number(p.quantity);
   const unchanged = !!p.saved && p.saved.product_id === p.productId && Number(p.saved.quantity) === qtyNum && (p.saved.unit_price_override ?? '') === (p.override ? Number(p.override).toFixed(4) : '');
   const useSaved = !!p.saved && (p.saved.price_fixed || unchanged);
-  const key = useDebounced(`${p.productId}|${p.quantity}`, 400);
-  const ready = !useSaved && !!p.customerId && !!p.productId && qtyNum > 0 && key === `${p.productId}|${p.quantity}`;
+  const override = p.override.trim();
+  const overrideOk = override === '' || Number(override) >= 0;
+  const key = useDebounced(`${p.productId}|${p.quantity}|${override}`, 400);
+  const ready = !useSaved && !!p.customerId && !!p.productId && qtyNum > 0 && overrideOk && key === `${p.productId}|${p.quantity}|${override}`;
   const q = useExplainQuery(
-    { customer_id: p.customerId ?? 0, product_id: p.productId ?? 0, quantity: qtyNum || 1, ship_to_id: p.shipToId ?? undefined, pricing_date: p.plannedDate || undefined },
-    { skip: !ready || !!p.override },
+    {
+      customer_id: p.customerId ?? 0,
+      product_id: p.productId ?? 0,
+      quantity: qtyNum || 1,
+      ship_to_id: p.shipToId ?? undefined,
+      pricing_date: p.plannedDate || undefined,
+      unit_price_override: override === '' ? undefined : override,
+    },
+    { skip: !ready },
   );
   let unit: string | null | undefined;
   let amount: string | null | undefined;
@@ -50,10 +60,6 @@ export function LinePrice(p: LinePriceProps) {
     lines = Object.entries(bd)
       .filter(([k, v]) => k !== 'taxes' && v !== null && typeof v !== 'object')
       .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${String(v)}`);
-  } else if (p.override && qtyNum > 0) {
-    unit = Number(p.override).toFixed(4);
-    amount = (Number(p.override) * qtyNum).toFixed(2);
-    lines = ['A price typed on the line (the engine uses it as an override).'];
   } else if (q.data) {
     unit = q.data.lines[0]?.unit_price;
     amount = q.data.lines[0]?.amount;

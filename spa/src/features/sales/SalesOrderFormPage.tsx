@@ -41,7 +41,7 @@ interface LineForm {
   id?: number;
   product_id: number | null;
   quantity: string;
-  unit_price: string;
+  unit_price_override: string;
   customer_asset_id: number | null;
   po_number: string;
 }
@@ -66,7 +66,7 @@ interface OrderForm {
 let seq = 0;
 const nextKey = () => `k${++seq}`;
 const today = () => new Date().toISOString().slice(0, 10);
-const emptyLine = (): LineForm => ({ key: nextKey(), product_id: null, quantity: '', unit_price: '', customer_asset_id: null, po_number: '' });
+const emptyLine = (): LineForm => ({ key: nextKey(), product_id: null, quantity: '', unit_price_override: '', customer_asset_id: null, po_number: '' });
 
 function toForm(o: Order | undefined): OrderForm {
   if (!o) return { customer_id: null, ship_to_id: null, po_number: '', planned_date: today(), planned_time_from: '', planned_time_to: '', instructions: '', lines: [emptyLine()], fees: [] };
@@ -78,7 +78,7 @@ function toForm(o: Order | undefined): OrderForm {
     planned_time_from: (o.planned_time_from ?? '').slice(0, 5),
     planned_time_to: (o.planned_time_to ?? '').slice(0, 5),
     instructions: o.instructions,
-    lines: o.line_items.map((l) => ({ key: `l${l.id}`, id: l.id, product_id: l.product_id, quantity: String(Number(l.quantity)), unit_price: l.unit_price_override ? String(Number(l.unit_price_override)) : '', customer_asset_id: l.customer_asset_id, po_number: l.po_number })),
+    lines: o.line_items.map((l) => ({ key: `l${l.id}`, id: l.id, product_id: l.product_id, quantity: String(Number(l.quantity)), unit_price_override: l.unit_price_override ? String(Number(l.unit_price_override)) : '', customer_asset_id: l.customer_asset_id, po_number: l.po_number })),
     fees: o.fees.map((f) => ({ key: `f${f.id}`, id: f.id, fee_id: f.fee_id, quantity: f.quantity ? String(Number(f.quantity)) : '' })),
   };
 }
@@ -94,7 +94,7 @@ function toBody(f: OrderForm): OrderCreate {
     instructions: f.instructions,
     line_items: f.lines
       .filter((l) => l.product_id)
-      .map((l) => ({ id: l.id ?? null, product_id: l.product_id ?? 0, quantity: l.quantity, unit_price: l.unit_price || null, customer_asset_id: l.customer_asset_id, po_number: l.po_number })),
+      .map((l) => ({ id: l.id ?? null, product_id: l.product_id ?? 0, quantity: l.quantity, unit_price_override: l.unit_price_override || null, customer_asset_id: l.customer_asset_id, po_number: l.po_number })),
     fees: f.fees.filter((x) => x.fee_id).map((x) => ({ id: x.id ?? null, fee_id: x.fee_id ?? 0, quantity: x.quantity || null })),
   };
 }
@@ -264,8 +264,8 @@ export default function SalesOrderFormPage() {
                       </MenuItem>
                     ))}
                   </TextField>
-                  <TextField size="small" label="Price override" type="number" value={l.unit_price} disabled={!editable} onChange={(e) => setLine(l.key, { unit_price: e.target.value })} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
-                  <LinePrice customerId={form.customer_id} shipToId={form.ship_to_id} productId={l.product_id} quantity={l.quantity} override={l.unit_price} plannedDate={form.planned_date} saved={saved} />
+                  <TextField size="small" label="Price override" type="number" value={l.unit_price_override} disabled={!editable} onChange={(e) => setLine(l.key, { unit_price_override: e.target.value })} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
+                  <LinePrice customerId={form.customer_id} shipToId={form.ship_to_id} productId={l.product_id} quantity={l.quantity} override={l.unit_price_override} plannedDate={form.planned_date} saved={saved} />
                   {editable ? (
                     <IconButton aria-label={`Remove product ${i + 1}`} onClick={() => set({ lines: form.lines.filter((x) => x.key !== l.key) })}>
                       <DeleteOutlined />

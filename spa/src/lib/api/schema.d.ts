@@ -10776,6 +10776,11 @@ export interface components {
             quantity: number | string;
             /** Ship To Id */
             ship_to_id?: number | null;
+            /**
+             * Unit Price Override
+             * @description A price typed on an order line: priced as the order will price it (the order form's live preview)
+             */
+            unit_price_override?: number | string | null;
         };
         /**
          * ExternalSignInIn
@@ -12101,10 +12106,10 @@ export interface components {
             /** Quantity */
             quantity: number | string;
             /**
-             * Unit Price
-             * @description A price typed by the user (override)
+             * Unit Price Override
+             * @description A price typed by the user: the line is priced at it (the answer's `unit_price` is the engine's price, this one when set)
              */
-            unit_price?: number | string | null;
+            unit_price_override?: number | string | null;
         };
         /** LineOut */
         LineOut: {
@@ -24274,6 +24279,8 @@ export interface operations {
                 product_id: number;
                 quantity?: number | string;
                 ship_to_id?: number | null;
+                /** @description A price typed on an order line: priced as the order will price it (the order form's live preview) */
+                unit_price_override?: number | string | null;
             };
             header?: never;
             path?: never;

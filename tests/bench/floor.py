@@ -23,6 +23,19 @@ ROOT = Path(__file__).resolve().parents[2]
 GAP_TARGET_MS = 5.0  # issue 14: a kit list's API p95 within this of its SQL floor's p95
 
 
+def over_gap_target(gaps: dict[str, float]) -> dict[str, float]:
+    """The lists (label -> API p95 - SQL floor p95, ms) over the floor + GAP_TARGET_MS."""
+    return {label: gap for label, gap in gaps.items() if gap > GAP_TARGET_MS}
+
+
+def assert_near_floor(gaps: dict[str, float]) -> None:
+    """Fail the benchmark when a list is over its floor + GAP_TARGET_MS (issue 24: a bench that only
+    printed "over for ..." let a slow list through). The bench records its figures first."""
+    wide = over_gap_target(gaps)
+    print(f"API p95 - SQL floor p95 ≤ {GAP_TARGET_MS} ms: " + (f"over for {wide}" if wide else "met"))
+    assert not wide, f"API p95 over its SQL floor's p95 + {GAP_TARGET_MS} ms: {wide}"
+
+
 def bench_tenant(label: str) -> tuple[Any, Any, str]:
     """A new tenant for one benchmark (never from the spare pool), its admin, and an access token."""
     from tenancy.services import provision_tenant

@@ -112,10 +112,11 @@ def test_the_missing_static_folder_is_still_reported_when_there_are_files_to_col
     ):
         from django.contrib.staticfiles import finders
 
-        finders.get_finder.cache_clear()
+        # get_finder is an lru_cache; the stubs type it as a plain function.
+        finders.get_finder.cache_clear()  # type: ignore[attr-defined]
         warnings.simplefilter("always")
         try:
             WSGIHandler()
         finally:
-            finders.get_finder.cache_clear()
+            finders.get_finder.cache_clear()  # type: ignore[attr-defined]
     assert [str(w.message) for w in seen if "No directory at" in str(w.message)]

@@ -1,16 +1,19 @@
 """Fixtures shared by every suite: two tenants made once per session, API clients signed in as a
-role of either, and helpers to run queued background jobs in-process."""
+role of either, helpers to run queued background jobs in-process, and a real SMTP server."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.db import connection
 from django.test import Client
+
+if TYPE_CHECKING:
+    from tests.smtp import FakeSmtp
 
 pytest_plugins = ["tests.route_gate"]  # --route-gate: every API operation is called by a test
 
@@ -202,3 +205,13 @@ def jobs() -> Any:
     # (e.g. an on-commit email or a repricing it did not run) are dropped first.
     dramatiq.get_broker().flush_all()
     return run_queued_jobs
+
+
+@pytest.fixture
+def smtp() -> Iterator[FakeSmtp]:
+    """A real SMTP server on loopback (tests/smtp.py) that Django's mail goes to during the test;
+    `smtp.messages` are what it accepted."""
+    from tests.smtp import smtp_delivery  # aiosmtpd only for the tests that send mail
+
+    with smtp_delivery() as server:
+        yield server

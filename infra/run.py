@@ -36,7 +36,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # infra.fakes.*
 
 import services
 
-import spa
+from infra import spa
 from infra.fakes.google import FakeGoogle
 
 ROOT = services.ROOT

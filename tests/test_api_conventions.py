@@ -50,9 +50,8 @@ def test_every_openapi_schema_name_stands_for_one_schema() -> None:
 
     components = set(api.get_openapi_schema().get("components", {}).get("schemas", {}))
 
-    def subclasses(cls: type) -> list[type]:
-        found: list[type] = []
-        sub: type
+    def subclasses(cls: type[Schema]) -> list[type[Schema]]:
+        found: list[type[Schema]] = []
         for sub in cls.__subclasses__():
             found += [sub, *subclasses(sub)]
         return found

@@ -7,10 +7,7 @@ were printed at every run or start, hiding the warnings that need attention."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -20,26 +17,22 @@ from django.conf import settings
 from django.test import override_settings
 
 from tests.reliability.redis_server import RedisServer
+from tests.workers import Worker, worker_env
 
-ROOT = Path(__file__).resolve().parents[1]
 NOISE = ("returned a value that is not None", "No directory at")
 
 
 def _env(redis_url: str, var_dir: Path) -> dict[str, str]:
-    db = settings.DATABASES["default"]
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
-        "PYTHONPATH": f"{ROOT / 'platform'}{os.pathsep}{ROOT}",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "REDIS_URL": redis_url,
-        "DRAMATIQ_BROKER_URL": redis_url,
-        "FUELDESK_VAR_DIR": str(var_dir),  # no var/static: as on a fresh machine after collectstatic
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "FUELDESK_ENV": "test",
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONWARNINGS": "default",
-    }
+    return worker_env(
+        REDIS_URL=redis_url,
+        DRAMATIQ_BROKER_URL=redis_url,
+        FUELDESK_VAR_DIR=str(var_dir),  # no var/static: as on a fresh machine after collectstatic
+        MEDIA_ROOT=str(settings.MEDIA_ROOT),
+        FUELDESK_ENV="test",
+        PYTHONUNBUFFERED="1",
+        PYTHONWARNINGS="default",
+        LOG_LEVEL="INFO",  # the warnings and the "booting up" line this test reads
+    )
 
 
 @pytest.mark.django_db
@@ -51,14 +44,7 @@ def test_a_worker_running_every_scheduled_job_logs_no_discarded_result_warning(t
     log_path = tmp_path / "worker.log"
     with RedisServer(tmp_path) as redis_server, log_path.open("wb") as log:
         broker = build_broker(url=redis_server.url)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "dramatiq", "fueldesk.tasks", "--processes", "1", "--threads", "1"],
-            cwd=ROOT,
-            env=_env(redis_server.url, tmp_path),
-            start_new_session=True,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        worker = Worker(_env(redis_server.url, tmp_path), stdout=log, stderr=subprocess.STDOUT).start()
         try:
             assert PERIODIC, "the scheduler has periodic jobs to send"
             for name in sorted(PERIODIC):
@@ -75,12 +61,7 @@ def test_a_worker_running_every_scheduled_job_logs_no_discarded_result_warning(t
                 time.sleep(0.3)
             assert not pending(), "the worker did not run the scheduled jobs within 2 minutes"
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            worker.stop()
     text = log_path.read_text(errors="replace")
     assert "is booting up" in text
     noise = [line for line in text.splitlines() if any(n in line for n in NOISE)]
@@ -131,10 +112,11 @@ def test_the_missing_static_folder_is_still_reported_when_there_are_files_to_col
     ):
         from django.contrib.staticfiles import finders
 
-        finders.get_finder.cache_clear()
+        # get_finder is an lru_cache; the stubs type it as a plain function.
+        finders.get_finder.cache_clear()  # type: ignore[attr-defined]
         warnings.simplefilter("always")
         try:
             WSGIHandler()
         finally:
-            finders.get_finder.cache_clear()
+            finders.get_finder.cache_clear()  # type: ignore[attr-defined]
     assert [str(w.message) for w in seen if "No directory at" in str(w.message)]

@@ -4,8 +4,9 @@ JWKS and Gmail's `users.messages.send`, plus a control API under `/_control/` (d
 
     python -m infra.fakes.google --port 8791
 
-In tests: ``with FakeGoogle() as google: ...`` serves it on a free loopback port from a thread.
-Standard library HTTP server; keys from `cryptography`, tokens signed with PyJWT.
+In tests: ``with FakeGoogle() as google: ...`` serves it on a free loopback port from a thread
+(the server plumbing and the grant are `infra/fakes/base.py`'s). Keys from `cryptography`, tokens
+signed with PyJWT.
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ import email
 import email.policy
 import json
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
+
+from infra.fakes import base
 
 GMAIL_SEND_SCOPE = "https://www.googleapis.com/auth/gmail.send"
 ACCESS_TOKEN_SECONDS = 3599
@@ -36,16 +37,14 @@ def _b64url_uint(n: int) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-@dataclass
-class Grant:
-    """What one consent gave: the identity, the scopes, and the tokens issued from it."""
+@dataclass(kw_only=True)
+class Grant(base.Grant):
+    """What one consent gave: the identity and the scopes (the tokens are the base's)."""
 
     client_id: str
     scope: str
     identity: dict[str, Any]
     nonce: str | None
-    refresh_token: str | None
-    revoked: bool = False
 
 
 @dataclass
@@ -63,7 +62,7 @@ class State:
     authorizations: list[dict[str, Any]] = field(default_factory=list)
     codes: dict[str, Grant] = field(default_factory=dict)
     refresh: dict[str, Grant] = field(default_factory=dict)
-    access: dict[str, tuple[Grant, float]] = field(default_factory=dict)
+    access: dict[str, Grant] = field(default_factory=dict)  # access token -> its grant
     messages: list[dict[str, Any]] = field(default_factory=list)
     # endpoint name ("token", "gmail_send", ...) -> list of HTTP statuses to answer next, in order.
     failures: dict[str, list[int]] = field(default_factory=dict)
@@ -73,21 +72,21 @@ class State:
     revocations: list[str] = field(default_factory=list)
 
 
-class FakeGoogle:
+class FakeGoogle(base.FakeServer):
     """The fake's state and its HTTP server. `base_url` is known once started."""
 
+    thread_name = "fake-google"
+
     def __init__(self, host: str = "127.0.0.1", port: int = 0, client_id: str = "", client_secret: str = ""):
+        super().__init__()
         self.host, self.port = host, port
         self.client_id, self.client_secret = client_id, client_secret  # "" accepts any client
-        self.lock = threading.RLock()
         self.state = State()
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.kid = "fake-" + secrets.token_hex(4)
-        self.server: ThreadingHTTPServer | None = None
         # Tests: called with each message Gmail is about to accept; False drops the connection
         # without an answer (the message is not stored), e.g. after killing the sender.
         self.before_send: Callable[[dict[str, Any]], bool] | None = None
-        self.thread: threading.Thread | None = None
 
     # --- life ------------------------------------------------------------------------------------
     @property
@@ -103,29 +102,9 @@ class FakeGoogle:
         return f"{self.base_url}/gmail/v1"
 
     def start(self) -> FakeGoogle:
-        fake = self
-
-        class Handler(_Handler):
-            google = fake
-
-        self.server = ThreadingHTTPServer((self.host, self.port), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, name="fake-google", daemon=True)
-        self.thread.start()
+        self.serve(self.host, self.port, _Handler)
+        self.port = self.server_port
         return self
-
-    def stop(self) -> None:
-        if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
-            self.server = None
-
-    def __enter__(self) -> FakeGoogle:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def settings(self) -> dict[str, str]:
         """The FuelDesk settings that point at this fake."""
@@ -195,7 +174,8 @@ class FakeGoogle:
 
     def expire_access_tokens(self) -> None:
         with self.lock:
-            self.state.access = {t: (g, 0.0) for t, (g, _) in self.state.access.items()}
+            for grant in {id(g): g for g in self.state.access.values()}.values():
+                grant.expire_access(time.time())
 
     def fail_next(self, endpoint: str, status: int, times: int = 1, retry_after: int | None = None) -> None:
         with self.lock:
@@ -218,39 +198,23 @@ class FakeGoogle:
             return list(self.state.messages)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    google: FakeGoogle
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
+class _Handler(base.FakeHandler):
+    fake: FakeGoogle
 
     # --- plumbing --------------------------------------------------------------------------------
-    def _body(self) -> bytes:
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+    def answer_headers(self) -> dict[str, str]:
+        return {"Access-Control-Allow-Origin": "*"}  # the e2e calls the control API from a page
 
     def _form(self) -> dict[str, str]:
-        return {k: v[-1] for k, v in parse_qs(self._body().decode(), keep_blank_values=True).items()}
-
-    def _json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Access-Control-Allow-Origin", "*")
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(data)
+        return self.parse_form(self.read_body())
 
     def _oauth_error(self, status: int, error: str, description: str) -> None:
-        self._json(status, {"error": error, "error_description": description})
+        self.send_json(status, {"error": error, "error_description": description})
 
     def _gmail_error(
         self, status: int, message: str, reason: str, headers: dict[str, str] | None = None
     ) -> None:
-        self._json(
+        self.send_json(
             status,
             {
                 "error": {
@@ -273,21 +237,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         url = urlsplit(self.path)
-        g = self.google
+        g = self.fake
         if url.path == "/.well-known/openid-configuration":
-            return self._json(200, g.discovery())
+            return self.send_json(200, g.discovery())
         if url.path == "/oauth2/v3/certs":
-            return self._json(200, g.jwks())
+            return self.send_json(200, g.jwks())
         if url.path == "/o/oauth2/v2/auth":
             return self._authorize({k: v[-1] for k, v in parse_qs(url.query).items()})
         if url.path == "/_control/messages":
-            return self._json(200, {"messages": g.messages})
+            return self.send_json(200, {"messages": g.messages})
         if url.path == "/_control/authorizations":
             with g.lock:
-                return self._json(200, {"authorizations": list(g.state.authorizations)})
+                return self.send_json(200, {"authorizations": list(g.state.authorizations)})
         if url.path == "/_control/state":
             with g.lock:
-                return self._json(
+                return self.send_json(
                     200,
                     {
                         "identity": g.state.identity,
@@ -299,7 +263,7 @@ class _Handler(BaseHTTPRequestHandler):
                         "revocations": len(g.state.revocations),
                     },
                 )
-        return self._json(404, {"error": "not_found"})
+        return self.send_json(404, {"error": "not_found"})
 
     def do_POST(self) -> None:
         url = urlsplit(self.path)
@@ -313,16 +277,18 @@ class _Handler(BaseHTTPRequestHandler):
             return self._gmail_send()
         if url.path.startswith("/_control/"):
             return self._control(url.path.removeprefix("/_control/"))
-        return self._json(404, {"error": "not_found"})
+        return self.send_json(404, {"error": "not_found"})
 
     # --- OAuth -----------------------------------------------------------------------------------
     def _authorize(self, q: dict[str, str]) -> None:
-        g = self.google
+        g = self.fake
         redirect_uri = q.get("redirect_uri", "")
         if not redirect_uri or q.get("response_type") != "code" or not q.get("client_id"):
-            return self._json(400, {"error": "invalid_request", "error_description": "Missing parameters"})
+            return self.send_json(
+                400, {"error": "invalid_request", "error_description": "Missing parameters"}
+            )
         if g.client_id and q["client_id"] != g.client_id:
-            return self._json(
+            return self.send_json(
                 401, {"error": "invalid_client", "error_description": "The OAuth client was not found."}
             )
         with g.lock:
@@ -342,13 +308,10 @@ class _Handler(BaseHTTPRequestHandler):
         if "state" in q:
             params["state"] = q["state"]
         sep = "&" if "?" in redirect_uri else "?"
-        self.send_response(302)
-        self.send_header("Location", f"{redirect_uri}{sep}{urlencode(params)}")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+        self.redirect(f"{redirect_uri}{sep}{urlencode(params)}")
 
     def _client_ok(self, form: dict[str, str]) -> bool:
-        g = self.google
+        g = self.fake
         client_id, client_secret = form.get("client_id", ""), form.get("client_secret", "")
         auth = self.headers.get("Authorization", "")
         if auth.startswith("Basic "):
@@ -358,7 +321,7 @@ class _Handler(BaseHTTPRequestHandler):
         return not g.client_id or (client_id == g.client_id and client_secret == g.client_secret)
 
     def _token(self, form: dict[str, str]) -> None:
-        g = self.google
+        g = self.fake
         with g.lock:
             g.state.token_requests.append({k: v for k, v in form.items() if k == "grant_type"})
         failure = g.take_failure("token")
@@ -376,8 +339,8 @@ class _Handler(BaseHTTPRequestHandler):
                     return self._oauth_error(400, "invalid_grant", "Malformed auth code.")
                 if grant.refresh_token:
                     g.state.refresh[grant.refresh_token] = grant
-                access = "access-" + secrets.token_urlsafe(24)
-                g.state.access[access] = (grant, time.time() + ACCESS_TOKEN_SECONDS)
+                access = grant.issue_access(time.time(), ACCESS_TOKEN_SECONDS, "access-")
+                g.state.access[access] = grant
                 payload: dict[str, Any] = {
                     "access_token": access,
                     "expires_in": ACCESS_TOKEN_SECONDS,
@@ -390,14 +353,14 @@ class _Handler(BaseHTTPRequestHandler):
                     payload["id_token"] = g.id_token(
                         g.id_claims(grant, form.get("client_id") or grant.client_id)
                     )
-                return self._json(200, payload)
+                return self.send_json(200, payload)
             if grant_type == "refresh_token":
                 grant_or_none = g.state.refresh.get(form.get("refresh_token", ""))
                 if grant_or_none is None or grant_or_none.revoked:
                     return self._oauth_error(400, "invalid_grant", "Token has been expired or revoked.")
-                access = "access-" + secrets.token_urlsafe(24)
-                g.state.access[access] = (grant_or_none, time.time() + ACCESS_TOKEN_SECONDS)
-                return self._json(
+                access = grant_or_none.issue_access(time.time(), ACCESS_TOKEN_SECONDS, "access-")
+                g.state.access[access] = grant_or_none
+                return self.send_json(
                     200,
                     {
                         "access_token": access,
@@ -409,23 +372,24 @@ class _Handler(BaseHTTPRequestHandler):
         return self._oauth_error(400, "unsupported_grant_type", "Invalid grant_type: " + str(grant_type))
 
     def _revoke(self, token: str) -> None:
-        g = self.google
+        g = self.fake
         with g.lock:
             g.state.revocations.append(token[:12])
-            grant = g.state.refresh.get(token) or (g.state.access.get(token) or (None, 0))[0]
+            grant = g.state.refresh.get(token) or g.state.access.get(token)
             if grant is None:
                 return self._oauth_error(400, "invalid_token", "Token expired or revoked")
             grant.revoked = True
-        return self._json(200, {})
+        return self.send_json(200, {})
 
     # --- Gmail -----------------------------------------------------------------------------------
     def _gmail_send(self) -> None:
-        g = self.google
-        body = self._body()
+        g = self.fake
+        body = self.read_body()
         auth = self.headers.get("Authorization", "")
         token = auth[7:] if auth.startswith("Bearer ") else ""
         with g.lock:
-            grant, expires = g.state.access.get(token, (None, 0.0))
+            grant = g.state.access.get(token)
+            expires = grant.access_tokens.get(token, 0.0) if grant is not None else 0.0
         if grant is None or grant.revoked or expires < time.time():
             return self._gmail_error(
                 401,
@@ -475,20 +439,20 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         with g.lock:
             g.state.messages.append(record)
-        return self._json(200, {"id": message_id, "threadId": message_id, "labelIds": ["SENT"]})
+        return self.send_json(200, {"id": message_id, "threadId": message_id, "labelIds": ["SENT"]})
 
     # --- control ---------------------------------------------------------------------------------
     def _control(self, action: str) -> None:
-        g = self.google
+        g = self.fake
         try:
-            data = json.loads(self._body() or b"{}")
+            data = json.loads(self.read_body() or b"{}")
         except ValueError:
-            return self._json(400, {"error": "invalid json"})
+            return self.send_json(400, {"error": "invalid json"})
         if action == "revoke":
-            return self._json(200, {"revoked": g.revoke_all()})
+            return self.send_json(200, {"revoked": g.revoke_all()})
         if action == "expire-access-tokens":
             g.expire_access_tokens()
-            return self._json(200, {})
+            return self.send_json(200, {})
         if action == "fail":
             wait = data.get("retry_after")
             g.fail_next(
@@ -497,7 +461,7 @@ class _Handler(BaseHTTPRequestHandler):
                 int(data.get("times", 1)),
                 retry_after=int(wait) if wait is not None else None,
             )
-            return self._json(200, {})
+            return self.send_json(200, {})
         if action == "identity":
             with g.lock:
                 g.state.identity.update(
@@ -505,11 +469,11 @@ class _Handler(BaseHTTPRequestHandler):
                 )
                 if "echo_nonce" in data:
                     g.state.echo_nonce = bool(data["echo_nonce"])
-                return self._json(200, {"identity": g.state.identity})
+                return self.send_json(200, {"identity": g.state.identity})
         if action == "reset":
             g.reset()
-            return self._json(200, {})
-        return self._json(404, {"error": "unknown control action"})
+            return self.send_json(200, {})
+        return self.send_json(404, {"error": "unknown control action"})
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -521,11 +485,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     fake = FakeGoogle(args.host, args.port, args.client_id, args.client_secret).start()
     print(f"fake Google on {fake.base_url} (discovery {fake.discovery_url})", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        fake.stop()
+    fake.serve_until_interrupted()
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@
 - ``/_control/...``: move the clock, inject faults, revoke tokens, create or edit records "as a QBO
   user", read the state (see ``Control`` below).
 
-Run it alone (``python -m infra.fakes.qbo --port 8790``) or in a thread (``FakeQbo().start()``).
+Run it alone (``python -m infra.fakes.qbo --port 8790``) or in a thread (``FakeQbo().start()``; the
+server plumbing and the grant are ``infra/fakes/base.py``'s).
 ``signed_webhook`` / ``legacy_payload`` / ``cloudevents_payload`` send Intuit's webhooks.
 """
 
@@ -32,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import contextlib
 import copy
 import datetime as dt
 import hashlib
@@ -40,7 +40,6 @@ import hmac
 import json
 import re
 import secrets
-import socket
 import threading
 import time
 import urllib.parse
@@ -48,8 +47,9 @@ import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from infra.fakes import base
 
 ACCESS_TTL = 3600
 REFRESH_TTL = 100 * 86400
@@ -308,16 +308,19 @@ class Realm:
         return self.records.setdefault(entity, {})
 
 
-@dataclass
-class Grant:
+@dataclass(kw_only=True)
+class Grant(base.Grant):
+    """A consent to one company; its refresh token expires (and rotates: see ``FakeQbo.token``)."""
+
     realm_id: str
     refresh_token: str
     refresh_expires: float
-    access_tokens: dict[str, float] = field(default_factory=dict)  # token -> expiry
 
 
-class FakeQbo:
+class FakeQbo(base.FakeServer):
     """The fake's state and server. ``start()`` serves it in a thread on a free port (``port=0``)."""
+
+    thread_name = "fake-qbo"
 
     def __init__(
         self,
@@ -328,11 +331,11 @@ class FakeQbo:
         per_minute: int = 500,
         public_url: str = "",
     ) -> None:
+        super().__init__()
         self.client_id, self.client_secret = client_id, client_secret
         self.verifier_token = verifier_token
         self.per_minute = per_minute
         self.public_url = public_url
-        self.lock = threading.RLock()
         self.offset = 0.0
         self.realms: dict[str, Realm] = {}
         self.codes: dict[str, tuple[str, str, float]] = {}  # code -> (realm, redirect_uri, expiry)
@@ -341,15 +344,12 @@ class FakeQbo:
         self.faults: list[dict[str, Any]] = []
         self.calls: dict[str, int] = {}
         self.webhook_url = ""
-        self.server: ThreadingHTTPServer | None = None
-        self.thread: threading.Thread | None = None
         self.add_realm(DEFAULT_REALM, "Sandbox Company_US_1")
 
     # ----------------------------------------------------------------- lifecycle
     @property
     def url(self) -> str:
-        assert self.server is not None
-        return self.public_url or f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self.public_url or f"http://127.0.0.1:{self.server_port}"
 
     @property
     def discovery_url(self) -> str:
@@ -360,22 +360,8 @@ class FakeQbo:
         return f"{self.url}/v3/company"
 
     def start(self, port: int = 0, host: str = "127.0.0.1") -> FakeQbo:
-        fake = self
-
-        class Handler(_Handler):
-            state = fake
-
-        self.server = ThreadingHTTPServer((host, port), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, name="fake-qbo", daemon=True)
-        self.thread.start()
+        self.serve(host, port, _Handler)
         return self
-
-    def stop(self) -> None:
-        if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
-            self.server = None
 
     # ----------------------------------------------------------------- clock and counters
     def now(self) -> float:
@@ -612,8 +598,7 @@ class FakeQbo:
             return code, realm_id
 
     def _issue(self, grant: Grant) -> dict[str, Any]:
-        access = "eyJ" + secrets.token_urlsafe(32)
-        grant.access_tokens[access] = self.now() + ACCESS_TTL
+        access = grant.issue_access(self.now(), ACCESS_TTL, "eyJ", nbytes=32)
         return {
             "token_type": "bearer",
             "access_token": access,
@@ -630,7 +615,11 @@ class FakeQbo:
                 entry = self.codes.pop(form.get("code", ""), None)
                 if entry is None or entry[2] < self.now() or entry[1] != form.get("redirect_uri"):
                     raise OAuthError("invalid_grant")
-                grant = Grant(entry[0], "AB" + secrets.token_urlsafe(32), self.now() + REFRESH_TTL)
+                grant = Grant(
+                    realm_id=entry[0],
+                    refresh_token="AB" + secrets.token_urlsafe(32),
+                    refresh_expires=self.now() + REFRESH_TTL,
+                )
                 self.grants.append(grant)
                 return self._issue(grant)
             if grant_type == "refresh_token":
@@ -658,7 +647,7 @@ class FakeQbo:
     def expire_access_tokens(self) -> None:
         with self.lock:
             for g in self.grants:
-                g.access_tokens = dict.fromkeys(g.access_tokens, self.now() - 1)
+                g.expire_access(self.now())
 
     def authenticate(self, header: str, realm_id: str) -> None:
         token = header[7:] if header.startswith("Bearer ") else ""
@@ -723,34 +712,17 @@ class OAuthError(Exception):
 # --------------------------------------------------------------------------- HTTP
 
 
-class _Handler(BaseHTTPRequestHandler):
-    state: FakeQbo
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+class _Handler(base.FakeHandler):
+    fake: FakeQbo
+    content_type = "application/json;charset=UTF-8"
 
     # ----------------------------------------------------------------- plumbing
+    def answer_headers(self) -> dict[str, str]:
+        return {"intuit_tid": f"1-{uuid.uuid4().hex[:24]}"}  # every QBO answer carries one
+
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
-        data = b"" if body is None else json.dumps(body).encode()
         self._done_serving()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json;charset=UTF-8")
-        self.send_header("intuit_tid", f"1-{uuid.uuid4().hex[:24]}")
-        self.send_header("Content-Length", str(len(data)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _drop(self) -> None:
-        self.close_connection = True
-        with contextlib.suppress(OSError):
-            self.connection.shutdown(socket.SHUT_RDWR)
-
-    def _body(self) -> bytes:
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+        self.send_json(status, body, headers)
 
     def _json(self, raw: bytes) -> dict[str, Any]:
         try:
@@ -768,10 +740,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._dispatch("POST")
 
     def _dispatch(self, method: str) -> None:
-        fake = self.state
+        fake = self.fake
         url = urllib.parse.urlsplit(self.path)
         params = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
-        raw = self._body() if method == "POST" else b""
+        raw = self.read_body() if method == "POST" else b""
         try:
             if url.path.startswith("/.well-known/openid"):
                 return self._send(200, self._discovery())
@@ -792,7 +764,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     # ----------------------------------------------------------------- OAuth endpoints
     def _discovery(self) -> dict[str, Any]:
-        base = self.state.url
+        base = self.fake.url
         return {
             "issuer": "https://oauth.platform.intuit.com/op/v1",
             "authorization_endpoint": f"{base}/oauth2/authorize",
@@ -814,7 +786,7 @@ class _Handler(BaseHTTPRequestHandler):
         }
 
     def _authorize(self, params: dict[str, str]) -> None:
-        fake = self.state
+        fake = self.fake
         redirect = params.get("redirect_uri", "")
         if params.get("client_id") != fake.client_id or not redirect or params.get("response_type") != "code":
             return self._send(400, {"error": "invalid_request"})
@@ -822,10 +794,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(400, {"error": "invalid_scope"})
         code, realm_id = fake.authorize(redirect)
         query = urllib.parse.urlencode({"code": code, "state": params.get("state", ""), "realmId": realm_id})
-        self.send_response(302)
-        self.send_header("Location", f"{redirect}{'&' if '?' in redirect else '?'}{query}")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+        self.redirect(f"{redirect}{'&' if '?' in redirect else '?'}{query}")
 
     def _client_ok(self) -> bool:
         header = self.headers.get("Authorization", "")
@@ -835,8 +804,8 @@ class _Handler(BaseHTTPRequestHandler):
             user, _, password = base64.b64decode(header[6:]).decode().partition(":")
         except ValueError:
             return False
-        return hmac.compare_digest(user, self.state.client_id) and hmac.compare_digest(
-            password, self.state.client_secret
+        return hmac.compare_digest(user, self.fake.client_id) and hmac.compare_digest(
+            password, self.fake.client_secret
         )
 
     def _token(self, raw: bytes) -> None:
@@ -844,7 +813,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(401, {"error": "invalid_client"})
         form = {k: v[-1] for k, v in urllib.parse.parse_qs(raw.decode()).items()}
         try:
-            self._send(200, self.state.token(form))
+            self._send(200, self.fake.token(form))
         except OAuthError as exc:
             self._send(400, {"error": str(exc)})
 
@@ -852,14 +821,14 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._client_ok():
             return self._send(401, {"error": "invalid_client"})
         token = str(self._json(raw).get("token", ""))
-        self.state.revoke(token)
+        self.fake.revoke(token)
         self._send(200, None)
 
     # ----------------------------------------------------------------- the accounting API
     def _api(
         self, method: str, realm_id: str, resource: str, rid: str | None, params: dict[str, str], raw: bytes
     ) -> None:
-        fake = self.state
+        fake = self.fake
         fake.authenticate(self.headers.get("Authorization", ""), realm_id)
         realm = fake.realm(realm_id)
         fake.count(f"api:{realm_id}")
@@ -878,7 +847,7 @@ class _Handler(BaseHTTPRequestHandler):
         realm = getattr(self, "_serving", None)
         if realm is not None:
             self._serving = None
-            with self.state.lock:
+            with self.fake.lock:
                 realm.in_flight -= 1
 
     def _api_call(
@@ -949,12 +918,12 @@ class _Handler(BaseHTTPRequestHandler):
             with fake.lock:
                 realm.requestids[key] = (200, answer)
         if fault and fault.get("kind") == "drop_after_commit":
-            return self._drop()
+            return self.drop()
         self._send(200, answer)
 
     # ----------------------------------------------------------------- control
     def _control(self, method: str, path: str, params: dict[str, str], raw: bytes) -> None:
-        fake = self.state
+        fake = self.fake
         body = self._json(raw) if method == "POST" else {}
         parts = path.strip("/").split("/")
         if parts == ["state"]:
@@ -1104,11 +1073,7 @@ def main(argv: list[str] | None = None) -> int:
     fake.webhook_url = args.webhook_url
     fake.start(port=args.port, host=args.host)
     print(f"fake QBO on {fake.url} (discovery {fake.discovery_url})", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        fake.stop()
+    fake.serve_until_interrupted()
     return 0
 
 

@@ -7,12 +7,18 @@ an authenticated request. `redis.Redis` is thread-safe over its pool, so one per
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 
 class _ReusingClient(RedisCacheClient):
+    # Django's RedisCacheClient has these; its stubs do not declare them.
+    _client: Callable[..., Any]
+    _get_connection_pool_index: Callable[[bool], int]
+    _get_connection_pool: Callable[[bool], Any]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}

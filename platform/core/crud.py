@@ -477,7 +477,7 @@ class Crud:
 
         @upload_route()
         def import_preview(request: HttpRequest, file: File[UploadedFile]) -> Any:
-            imp = csv_io.start_import(crud, file, request.auth)  # type: ignore[attr-defined]
+            imp = csv_io.start_import(crud, file, request.auth)
             if imp.status == "validating":
                 return ok(imp, imp.message, status=202)
             return ok(imp, imp.message)

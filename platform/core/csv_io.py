@@ -107,18 +107,18 @@ def export_lines(qs: QuerySet[Any], out: type[Schema], limit: int = EXPORT_LIMIT
 def export_response(qs: QuerySet[Any], out: type[Schema], basename: str) -> StreamingHttpResponse:
     """Stream the rows as CSV. The tenant is re-activated while streaming: the response body is
     produced after the request's middleware has put the connection back on the public schema."""
-    tenant = connection.tenant  # type: ignore[attr-defined]
+    tenant = connection.tenant
     total = qs.count()
     writer = csv.writer(_Echo())
 
     def body() -> Iterator[str]:
-        connection.set_tenant(tenant)  # type: ignore[attr-defined]
+        connection.set_tenant(tenant)
         try:
             yield "\ufeff"  # so spreadsheet programs read the file as UTF-8
             for line in export_lines(qs, out):
                 yield writer.writerow(line)
         finally:
-            connection.set_schema_to_public()  # type: ignore[attr-defined]
+            connection.set_schema_to_public()
 
     response = StreamingHttpResponse(body(), content_type="text/csv; charset=utf-8")
     stamp = timezone.localdate().isoformat()
@@ -449,7 +449,7 @@ class ProgressWriter:
         try:
             if self.conn is None:
                 self.conn = connections.create_connection(DEFAULT_DB_ALIAS)
-                self.conn.set_schema(connection.schema_name)  # type: ignore[attr-defined]
+                self.conn.set_schema(connection.schema_name)
                 with self.conn.cursor() as cur:
                     cur.execute("SET lock_timeout = '1s'")
             with self.conn.cursor() as cur:
@@ -636,13 +636,13 @@ def confirm_import(target: ImportTarget, import_id: int) -> ImportJob:
 def _enqueue(import_id: int, phase: str) -> None:
     """Queue the job once the import row is committed. The tenant is stamped now, while it is active
     (the commit hook may run after the request has put the connection back on the public schema)."""
-    schema = connection.schema_name  # type: ignore[attr-defined]
+    schema = connection.schema_name
     enqueue = store().enqueue
     transaction.on_commit(lambda: enqueue(import_id, phase, schema))
 
 
 def job_lock_key(import_id: int) -> str:
-    return f"{connection.schema_name}:data-import:{import_id}"  # type: ignore[attr-defined]
+    return f"{connection.schema_name}:data-import:{import_id}"
 
 
 def _take_job_lock(import_id: int, *, wait: bool) -> bool:

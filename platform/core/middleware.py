@@ -118,7 +118,7 @@ class TenantFromTokenMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         connection.set_schema_to_public()
-        request.tenant = None  # type: ignore[attr-defined]
+        request.tenant = None
         request.claims = None  # type: ignore[attr-defined]
         request.auth_error = None  # type: ignore[attr-defined]
         tokens = begin_request()
@@ -136,7 +136,7 @@ class TenantFromTokenMiddleware:
         token = header[7:].strip() if header[:7].lower() == "bearer " else ""
         if not token:
             if host_tenant is not None and host_tenant.status == Tenant.Status.ACTIVE:
-                request.tenant = host_tenant  # type: ignore[attr-defined]
+                request.tenant = host_tenant
                 connection.set_tenant(host_tenant)
             return
         try:
@@ -159,7 +159,7 @@ class TenantFromTokenMiddleware:
             return
         # Revocation is checked by the auth class with the user lookup, in one cache round trip.
         connection.set_tenant(tenant)
-        request.tenant = tenant  # type: ignore[attr-defined]
+        request.tenant = tenant
         request.claims = claims  # type: ignore[attr-defined]
 
 

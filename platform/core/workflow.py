@@ -89,7 +89,7 @@ def record_event(
     details: dict[str, Any],
 ) -> WorkflowEvent:
     """Store one row of a document's timeline (also for the moves outside the table, e.g. "create")."""
-    return model.objects.create(
+    return model._default_manager.create(  # abstract here: each concrete timeline has its manager
         **{model.document_field: document},
         action=action,
         from_status=from_status,

@@ -6,6 +6,7 @@ No tenant business data lives here; only what must be found before a tenant is k
 from __future__ import annotations
 
 from django.db import models
+from django.db.models.functions import Lower
 from django_tenants.models import DomainMixin, TenantMixin
 
 
@@ -32,7 +33,7 @@ class Tenant(TenantMixin):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                models.functions.Lower("name"),
+                Lower("name"),
                 condition=models.Q(status__in=["active", "suspended"]),
                 name="tenant_unique_company_name",
             )

@@ -65,20 +65,20 @@ def login_google(request: HttpRequest, payload: ExternalSignInIn) -> Any:
 def logout(request: HttpRequest) -> Any:
     from core.authcache import revoke
 
-    services.record_event(request.auth, "logout", request)  # type: ignore[attr-defined]
+    services.record_event(request.auth, "logout", request)
     revoke(request.claims)  # type: ignore[attr-defined]
     return ok(None, "You have been logged out.")
 
 
 @auth_router.get("/profile", response=Envelope[ProfileOut], auth=signed_in, operation_id="auth_profile")
 def profile(request: HttpRequest) -> Any:
-    return ok(auth.profile_of(request.auth, connection.tenant), "Profile retrieved successfully")  # type: ignore[attr-defined]
+    return ok(auth.profile_of(request.auth, connection.tenant), "Profile retrieved successfully")
 
 
 @auth_router.get("/session", response=Envelope[SessionInfoOut], auth=signed_in, operation_id="auth_session")
 def session_info(request: HttpRequest) -> Any:
     """Who this token is, read from the token and the auth cache alone (cheap; no database query)."""
-    user = request.auth  # type: ignore[attr-defined]
+    user = request.auth
     claims = request.claims  # type: ignore[attr-defined]
     return ok(
         {
@@ -192,7 +192,7 @@ register_resource("user", "Users", (roles.ADMINISTER_USERS.partition(".")[2],))
 def role_current_user(request: HttpRequest) -> Any:
     user = current_user(request)
     role = selectors.roles().filter(pk=user.role_id).first() if user.role_id else None
-    profile = auth.profile_of(user, connection.tenant)  # type: ignore[attr-defined]
+    profile = auth.profile_of(user, connection.tenant)
     return ok(
         {
             "id": user.pk,

@@ -99,7 +99,7 @@ def generate(request: HttpRequest, params: Query[DeliveryTicketGenerateQuery]) -
         order=order,
         split_by_po=params.split_by_po,
         po_number=params.po_number,
-        by=request.auth,  # type: ignore[attr-defined]
+        by=request.auth,
     )
     fresh = {t.pk: t for t in selectors.tickets().filter(pk__in=[t.pk for t in tickets])}
     count = len(tickets)
@@ -143,7 +143,7 @@ def record(request: HttpRequest, sales_order_id: int, payload: DeliveryEntryIn) 
         delivered_at=payload.delivered_at,
         reference=payload.reference,
         complete=payload.complete,
-        by=request.auth,  # type: ignore[attr-defined]
+        by=request.auth,
     )
     fresh = {t.pk: t for t in selectors.tickets().filter(pk__in=[t.pk for t in tickets])}
     message = "Delivery recorded successfully" if payload.complete else "Delivered quantities recorded"

@@ -7,10 +7,10 @@ type, as HTML (JSON) or as the PDF (`Accept: application/pdf`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.envelope import Envelope, Message, Page, ok
-from core.listing import ListSpec, apply_list, paginate
+from core.listing import ListParams, ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -56,7 +56,12 @@ PDF_OR_HTML = {
 
 
 # sort_by and filter_field as enums of LIST_SPEC's names (core.listing.ListSpec.query_schema).
-TemplateListQuery = LIST_SPEC.query_schema("TemplateListQuery", extra=TemplateQuery)
+if TYPE_CHECKING:  # statically, the class query_schema makes: ListParams and the list's own filters
+
+    class TemplateListQuery(ListParams, TemplateQuery): ...
+
+else:
+    TemplateListQuery = LIST_SPEC.query_schema("TemplateListQuery", extra=TemplateQuery)
 
 
 def _wants_pdf(request: HttpRequest) -> bool:
@@ -79,7 +84,7 @@ def _rendered(
 
 
 @router.get("", response=Envelope[Page[TemplateOut]], auth=perm("document_template.view"))
-def list_templates(request: HttpRequest, params: Query[TemplateListQuery]) -> Any:  # type: ignore[valid-type]
+def list_templates(request: HttpRequest, params: Query[TemplateListQuery]) -> Any:
     """Templates of this company; the shipped defaults are created the first time."""
     with transaction.atomic():
         services.ensure_defaults()

@@ -40,7 +40,7 @@ router = Router(tags=["driver-portal"])
     summary="The signed-in driver's stops of the day on the chosen trucks, in stop order",
 )
 def todays_orders(request: HttpRequest, query: Query[DriverTodayQuery]) -> Any:
-    driver = selectors.driver_of(request.auth)  # type: ignore[attr-defined]
+    driver = selectors.driver_of(request.auth)
     day = query.date or timezone.localdate()
     truck_ids = selectors.parse_ids(query.truck_ids)
     orders = selectors.todays_orders(driver, day=day, truck_ids=truck_ids)
@@ -61,7 +61,7 @@ def todays_orders(request: HttpRequest, query: Query[DriverTodayQuery]) -> Any:
     summary="The signed-in driver's day: deliveries done, quantities per product and truck, open stops",
 )
 def daily_summary(request: HttpRequest, query: Query[DriverSummaryQuery]) -> Any:
-    driver = selectors.driver_of(request.auth)  # type: ignore[attr-defined]
+    driver = selectors.driver_of(request.auth)
     day = query.date or timezone.localdate()
     return ok(selectors.daily_summary(driver, day=day), "Daily summary retrieved successfully")
 
@@ -76,7 +76,7 @@ def daily_summary(request: HttpRequest, query: Query[DriverSummaryQuery]) -> Any
     "Sending an id again answers its stored result with `replayed: true` and changes nothing.",
 )
 def actions(request: HttpRequest, payload: DriverActionsIn) -> Any:
-    user = request.auth  # type: ignore[attr-defined]
+    user = request.auth
     driver = selectors.driver_of(user)
     results = services.apply_actions(payload.actions, driver=driver, by=user)
     applied = sum(1 for r in results if r["outcome"] == "applied")
@@ -91,7 +91,7 @@ def actions(request: HttpRequest, payload: DriverActionsIn) -> Any:
 )
 @upload_route()
 def upload_proof(request: HttpRequest, file: File[UploadedFile], kind: Form[str] = "photo") -> Any:
-    selectors.driver_of(request.auth)  # type: ignore[attr-defined]
+    selectors.driver_of(request.auth)
     stored = services.save_proof(file, kind=kind)
     return ok(stored.__dict__, "File uploaded successfully", status=201)
 

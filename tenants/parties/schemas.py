@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from core.fields import Email
 from ninja import Field, Schema
@@ -10,6 +10,9 @@ from pydantic import BeforeValidator, ModelWrapValidatorHandler, ValidationInfo,
 
 from tenants.catalog.schemas import ProductRef, blank_to_none
 from tenants.geo.schemas import CityRef, Latitude, Longitude, StateRef, StrippedIn
+
+if TYPE_CHECKING:
+    from tenants.parties.models import ContactService, CustomerContact, Supplier, Terminal
 
 
 def _status(value: object) -> object:
@@ -268,12 +271,12 @@ class ContactOut(Schema):
         return getattr(obj, "user_account", None)
 
     @staticmethod
-    def resolve_services(obj: object) -> list:
-        return list(obj.services.all())  # type: ignore[attr-defined]
+    def resolve_services(obj: CustomerContact) -> list[ContactService]:
+        return list(obj.services.all())
 
     @staticmethod
-    def resolve_service_ids(obj: object) -> list[int]:
-        return [s.pk for s in obj.services.all()]  # type: ignore[attr-defined]
+    def resolve_service_ids(obj: CustomerContact) -> list[int]:
+        return [s.pk for s in obj.services.all()]
 
 
 class ContactQuery(Schema):
@@ -318,8 +321,8 @@ class TerminalOut(TerminalRef, AddressOut):
     updated_at: dt.datetime
 
     @staticmethod
-    def resolve_suppliers(obj: object) -> list:
-        return list(obj.suppliers.all())  # type: ignore[attr-defined]
+    def resolve_suppliers(obj: Terminal) -> list[Supplier]:
+        return list(obj.suppliers.all())
 
 
 class SupplierIn(AddressIn):
@@ -346,8 +349,8 @@ class SupplierOut(SupplierRef, AddressOut):
     updated_at: dt.datetime
 
     @staticmethod
-    def resolve_terminals(obj: object) -> list:
-        return list(obj.terminals.all())  # type: ignore[attr-defined]
+    def resolve_terminals(obj: Supplier) -> list[Terminal]:
+        return list(obj.terminals.all())
 
 
 class SupplierQuery(Schema):

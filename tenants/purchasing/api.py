@@ -104,7 +104,7 @@ BillListQuery = BILL_LIST_SPEC.query_schema("BillListQuery", extra=BillQuery)
 
 
 def _user(request: HttpRequest) -> Any:
-    return request.auth  # type: ignore[attr-defined]
+    return request.auth
 
 
 # --- purchase orders -------------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 through gunicorn over loopback, one keep-alive client, beside the floor: the same two statements the
 API runs (the page's count and the page itself, captured from the ORM) sent by psycopg on one connection.
 
-Target (issue 4): p95 ≤ 50 ms at the API for every search term; the result says whether it was met
-(benchmarks do not fail on time). `BENCH_CUSTOMERS` / `BENCH_SHIP_TOS` scale the data down for a quick
-look; `BENCH_CUSTOMER_REQUESTS` sets the requests per term.
+Target (issue 4): p95 ≤ 50 ms at the API for every search term; the result says whether it was met.
+Target (issue 14): every case's API p95 ≤ its SQL floor's p95 + 5 ms; the bench FAILS when one is over
+(`floor.assert_near_floor`), after recording its figures. `BENCH_CUSTOMERS` / `BENCH_SHIP_TOS` scale
+the data down for a quick look; `BENCH_CUSTOMER_REQUESTS` sets the requests per term.
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.bench.floor import GAP_TARGET_MS, bench_tenant, served_beside_floor
+from tests.bench.floor import (
+    GAP_TARGET_MS,
+    assert_near_floor,
+    bench_tenant,
+    over_gap_target,
+    served_beside_floor,
+)
 from tests.bench.stats import summary
 
 CUSTOMERS = int(os.environ.get("BENCH_CUSTOMERS", "100000"))
@@ -152,11 +159,10 @@ def test_customer_list_at_scale(committed, record):
             f"| {r['sql_floor']['p50_ms']} | {r['sql_floor']['p95_ms']} | {r['gap_p95_ms']} | {r['plan']} |"
         )
     # Issue 14: every kit list at p95 ≤ SQL floor + GAP_TARGET_MS.
-    wide = {k: r["gap_p95_ms"] for k, r in results.items() if r["gap_p95_ms"] > GAP_TARGET_MS}
+    gaps = {k: r["gap_p95_ms"] for k, r in results.items()}
     record["customer_list"]["gap_target_ms"] = GAP_TARGET_MS
-    record["customer_list"]["over_gap_target"] = wide
-    print(f"API p95 - SQL floor p95 ≤ {GAP_TARGET_MS} ms: " + (f"over for {wide}" if wide else "met"))
-    # Benchmarks record, they do not fail on time (ARCHITECTURE: never timed tests): say where it stands.
+    record["customer_list"]["over_gap_target"] = over_gap_target(gaps)
+    # The absolute target depends on the machine: recorded, not failed on.
     slow = {
         k: r["api"]["p95_ms"]
         for k, r in results.items()
@@ -165,3 +171,4 @@ def test_customer_list_at_scale(committed, record):
     record["customer_list"]["target_p95_ms"] = TARGET_P95_MS
     record["customer_list"]["over_target"] = slow
     print(f"API p95 target {TARGET_P95_MS} ms with a search term: " + (f"over for {slow}" if slow else "met"))
+    assert_near_floor(gaps)

@@ -11,9 +11,7 @@ PDFs is the sum of the two. `BENCH_INVOICE_ORDERS` sizes it (default 1,000)."""
 
 import datetime as dt
 import os
-import signal
 import subprocess
-import sys
 import time
 import uuid
 
@@ -21,6 +19,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests.bench.stats import summary
+from tests.workers import Worker, worker_env
 
 TOTAL = int(os.environ.get("BENCH_INVOICE_ORDERS", "1000"))
 
@@ -33,7 +32,6 @@ def test_invoice_a_day_in_the_worker_with_pdfs(committed, record):
     from tenants.documents.services import document_data, render_document
     from tenants.invoicing.models import Invoice
     from tenants.invoicing.tests.helpers import DAY, delivered_order, fuel_tax, master_data
-    from tenants.mail.tests.test_worker_crash import ROOT, database_url
 
     tenant, _ = provision_tenant(
         company_name=f"Invoice worker bench {uuid.uuid4().hex[:6]}",
@@ -54,22 +52,8 @@ def test_invoice_a_day_in_the_worker_with_pdfs(committed, record):
         for _ in range(TOTAL):
             delivered_order(md, lines=lines)
         seeded = time.perf_counter() - t0
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
-            "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
-            "DATABASE_URL": database_url(settings.DATABASES["default"]),
-            "DRAMATIQ_NAMESPACE": namespace,
-            "LOG_LEVEL": "WARNING",
-        }
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "dramatiq", "fueldesk.tasks", "--processes", "1", "--threads", "2"],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        env = worker_env(DRAMATIQ_NAMESPACE=namespace)
+        worker = Worker(env, threads=2, stderr=subprocess.DEVNULL).start()
         load_before = os.getloadavg()
         t0 = time.perf_counter()
         broker.enqueue(
@@ -83,7 +67,7 @@ def test_invoice_a_day_in_the_worker_with_pdfs(committed, record):
         )
         first = None
         while Invoice.objects.count() < TOTAL and time.perf_counter() - t0 < 1800:
-            assert worker.poll() is None, "the worker died"
+            assert worker.running, "the worker died"
             if first is None and Invoice.objects.exists():
                 first = time.perf_counter() - t0
             time.sleep(0.2)
@@ -91,8 +75,7 @@ def test_invoice_a_day_in_the_worker_with_pdfs(committed, record):
         assert Invoice.objects.count() == TOTAL
         numbers = sorted(Invoice.objects.values_list("number", flat=True))
         assert numbers == [f"INV-{n:06d}" for n in range(1, TOTAL + 1)]  # no gap, no duplicate
-        os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait(timeout=60)
+        worker.stop(grace=60)
         worker = None
 
         load_mid = os.getloadavg()
@@ -126,8 +109,8 @@ def test_invoice_a_day_in_the_worker_with_pdfs(committed, record):
         record["invoice_day_worker"] = figures
         print(f"\ninvoice_day in the worker, with PDFs: {figures}")
     finally:
-        if worker is not None and worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGKILL)
+        if worker is not None:
+            worker.stop(grace=0)
         connection.set_schema_to_public()
         for key in broker.client.keys(f"{namespace}*"):
             broker.client.delete(key)

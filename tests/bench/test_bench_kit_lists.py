@@ -6,8 +6,9 @@ Django on a warm request: a kept list's, or the ORM's), replayed by psycopg on o
 web server's session settings. The customer and ship-to lists at 100k / 1M rows are
 `test_bench_customers.py`.
 
-Target: API p95 ≤ floor p95 + 5 ms for every list; the result says where it stands (benchmarks do not
-fail on time).
+Target: API p95 ≤ floor p95 + 5 ms for every list; the bench records its figures, then FAILS when a
+list is over (`floor.assert_near_floor`: a gap is the kit's overhead, not the machine's speed, so
+it holds on a slow machine; a loaded one can still push a list over: run it again on a quiet one).
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.bench.floor import GAP_TARGET_MS, bench_tenant, served_beside_floor
+from tests.bench.floor import (
+    GAP_TARGET_MS,
+    assert_near_floor,
+    bench_tenant,
+    over_gap_target,
+    served_beside_floor,
+)
 from tests.bench.stats import summary
 
 ROWS = int(os.environ.get("BENCH_KIT_LIST_ROWS", "120"))
@@ -128,8 +135,8 @@ def test_every_kit_list_near_its_floor(committed, record):
             f"| {resource} | {r['read']} | {r['statements']} | {r['api']['p50_ms']} | {r['api']['p95_ms']} "
             f"| {r['sql_floor']['p50_ms']} | {r['sql_floor']['p95_ms']} | {r['gap_p95_ms']} |"
         )
-    wide = {k: r["gap_p95_ms"] for k, r in results.items() if r["gap_p95_ms"] > GAP_TARGET_MS}
-    print(f"API p95 - SQL floor p95 ≤ {GAP_TARGET_MS} ms: " + (f"over for {wide}" if wide else "met"))
+    gaps = {k: r["gap_p95_ms"] for k, r in results.items()}
+    wide = over_gap_target(gaps)
     print(f"not measured (no 200 answer): {needs}")
     record["kit_lists"] = {
         "rows_per_model": ROWS,
@@ -141,3 +148,4 @@ def test_every_kit_list_near_its_floor(committed, record):
         "not_measured": needs,
         "lists": results,
     }
+    assert_near_floor(gaps)

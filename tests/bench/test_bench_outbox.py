@@ -2,30 +2,17 @@
 an aiosmtpd server on loopback. Records the throughput and checks that none is duplicated."""
 
 import collections
-import os
-import signal
-import threading
+import subprocess
 import time
 import uuid
 
-from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.db import connection
 
+from tests.smtp import FakeSmtp
+from tests.workers import Worker, worker_env
+
 TOTAL = 1000
-
-
-class Counter:
-    def __init__(self) -> None:
-        self.ids: list[str] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
-        from email import message_from_bytes
-
-        with self.lock:
-            self.ids.append(str(message_from_bytes(envelope.content)["Message-ID"]))
-        return "250 OK"
 
 
 def test_outbox_throughput(committed, record, monkeypatch):
@@ -35,8 +22,6 @@ def test_outbox_throughput(committed, record, monkeypatch):
 
     from tenants.mail import services
     from tenants.mail.models import SentEmail
-    from tenants.mail.tests.smtp import free_port
-    from tenants.mail.tests.test_worker_crash import ROOT, database_url
 
     tenant, _ = provision_tenant(
         company_name=f"Outbox bench {uuid.uuid4().hex[:6]}",
@@ -63,25 +48,9 @@ def test_outbox_throughput(committed, record, monkeypatch):
             for j in jobs
         ],
     )
-    counter = Counter()
-    port = free_port()
-    controller = Controller(counter, hostname="127.0.0.1", port=port)
-    controller.start()
+    smtp = FakeSmtp().start()
     connection.set_tenant(tenant)
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
-        "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
-        "DATABASE_URL": database_url(settings.DATABASES["default"]),
-        "DRAMATIQ_NAMESPACE": namespace,
-        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-        "EMAIL_HOST": "127.0.0.1",
-        "EMAIL_PORT": str(port),
-        "LOG_LEVEL": "WARNING",
-    }
-    import subprocess
-    import sys
-
+    env = worker_env(DRAMATIQ_NAMESPACE=namespace, **smtp.env())
     worker = None
     try:
         t0 = time.perf_counter()
@@ -93,26 +62,8 @@ def test_outbox_throughput(committed, record, monkeypatch):
             parent_id=1,
         )
         queued_s = time.perf_counter() - t0
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "dramatiq",
-                "fueldesk.tasks",
-                "--processes",
-                "1",
-                "--threads",
-                "4",
-                "--queues",
-                "email",
-            ],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        while not counter.ids:
+        worker = Worker(env, threads=4, queues=["email"], stderr=subprocess.DEVNULL).start()
+        while not smtp.messages:
             time.sleep(0.05)
         t1 = time.perf_counter()
         ids = [r.pk for r in rows]
@@ -122,13 +73,13 @@ def test_outbox_throughput(committed, record, monkeypatch):
         ):
             time.sleep(0.2)
         seconds = time.perf_counter() - t1
-        counts = collections.Counter(counter.ids)
+        counts = collections.Counter(smtp.message_ids)
         result = {
             "emails": TOTAL,
             "queue_seconds": round(queued_s, 2),
             "send_seconds": round(seconds, 1),
             "emails_per_second": round(TOTAL / seconds, 1),
-            "received": len(counter.ids),
+            "received": len(smtp.messages),
             "duplicates": sum(n - 1 for n in counts.values() if n > 1),
             "worker": "1 process × 4 threads",
         }
@@ -136,9 +87,9 @@ def test_outbox_throughput(committed, record, monkeypatch):
         print(f"\noutbox: {result}")
         assert result["received"] == TOTAL and result["duplicates"] == 0
     finally:
-        if worker is not None and worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGKILL)
-        controller.stop()
+        if worker is not None:
+            worker.stop(grace=0)
+        smtp.stop()
         connection.set_schema_to_public()
         for key in broker.client.keys(f"{namespace}*"):
             broker.client.delete(key)

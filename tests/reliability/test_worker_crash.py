@@ -9,10 +9,7 @@ a new worker runs it again from the first row and the import ends "completed" wi
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +22,7 @@ from django.db import connection, connections
 
 from conftest import PASSWORD, Api, TenantHandle, token_for
 from tests.reliability.redis_server import RedisServer
+from tests.workers import Worker, worker_env
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = 2000
@@ -67,46 +65,17 @@ def crash_tenant(db: None) -> Iterator[TenantHandle]:
             tenant.delete(force_drop=True)
 
 
-class Worker:
-    def __init__(self, redis_url: str) -> None:
-        db = settings.DATABASES["default"]
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
-            "PYTHONPATH": f"{ROOT / 'platform'}{os.pathsep}{ROOT}",
-            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            "REDIS_URL": redis_url,
-            "DRAMATIQ_BROKER_URL": redis_url,
-            "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-            "CACHE_KEY_PREFIX": str(settings.CACHES["default"]["KEY_PREFIX"]),
-            "FUELDESK_ENV": "test",
-            "PYTHONUNBUFFERED": "1",
-        }
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "dramatiq", "fueldesk.tasks", "--processes", "1", "--threads", "2"],
-            cwd=ROOT,
-            env=self.env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        os.killpg(self.proc.pid, signal.SIGKILL)  # the main process and its worker process, at once
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+def crash_worker(redis_url: str) -> Worker:
+    """A worker on the test's own Redis (both queues: the import runs on "default")."""
+    env = worker_env(
+        REDIS_URL=redis_url,
+        DRAMATIQ_BROKER_URL=redis_url,
+        MEDIA_ROOT=str(settings.MEDIA_ROOT),
+        CACHE_KEY_PREFIX=str(settings.CACHES["default"]["KEY_PREFIX"]),
+        FUELDESK_ENV="test",
+        PYTHONUNBUFFERED="1",
+    )
+    return Worker(env, threads=2, stderr=subprocess.DEVNULL)
 
 
 def wait_for(check: Any, timeout: float, what: str, every: float = 0.2) -> float:
@@ -171,8 +140,8 @@ def test_a_worker_killed_mid_import_is_requeued_within_a_minute_and_every_row_la
         def customers() -> int:
             return int(in_tenant(lambda: Customer.objects.filter(name__startswith="Crash Customer").count()))
 
-        first = Worker(redis_server.url)
-        second = Worker(redis_server.url)
+        first = crash_worker(redis_server.url)
+        second = crash_worker(redis_server.url)
         try:
             first.start()
             wait_for(lambda: imported().processed >= 500, 240, "the worker to write 500 rows")

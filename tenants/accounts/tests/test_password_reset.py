@@ -1,36 +1,10 @@
 import re
-import socket
 import time
 
-import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.handlers import Message
 from django.core import mail
 from django.test import override_settings
 
 from conftest import Api
-
-
-class Inbox(Message):
-    def __init__(self) -> None:
-        super().__init__()
-        self.messages: list = []
-
-    def handle_message(self, message) -> None:  # type: ignore[no-untyped-def]
-        self.messages.append(message)
-
-
-@pytest.fixture
-def smtp_server():
-    """A real SMTP server on loopback (aiosmtpd) that keeps what it receives."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield port, inbox
-    controller.stop()
 
 
 def request_reset(anon: Api, email: str):
@@ -38,25 +12,18 @@ def request_reset(anon: Api, email: str):
 
 
 def test_reset_link_arrives_by_smtp_and_sets_a_new_password(
-    tenant_a, anon, jobs, smtp_server, django_capture_on_commit_callbacks
+    tenant_a, anon, jobs, smtp, django_capture_on_commit_callbacks
 ):
-    port, inbox = smtp_server
-    with override_settings(
-        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
-        EMAIL_HOST="127.0.0.1",
-        EMAIL_PORT=port,
-        EMAIL_USE_TLS=False,
-    ):
-        with django_capture_on_commit_callbacks(execute=True):
-            res = request_reset(anon, tenant_a.admin_email)
-        assert res.status_code == 200
-        assert jobs() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        res = request_reset(anon, tenant_a.admin_email)
+    assert res.status_code == 200
+    assert jobs() == 1
     for _ in range(50):
-        if inbox.messages:
+        if smtp.messages:
             break
         time.sleep(0.05)
-    assert len(inbox.messages) == 1
-    msg = inbox.messages[0]
+    assert len(smtp.messages) == 1
+    msg = smtp.messages[0]
     assert msg["To"] == tenant_a.admin_email and msg["Subject"] == "Reset your FuelDesk password"
     body = msg.get_payload()[0].get_payload(decode=True).decode()
     token = re.search(r"/reset-password/([A-Za-z0-9_-]+)", body).group(1)

@@ -6,7 +6,6 @@ own, so the committed Google connection does not reroute other tests' mail."""
 from __future__ import annotations
 
 import collections
-import os
 import signal
 import threading
 import time
@@ -21,7 +20,7 @@ from django.conf import settings
 from django.db import connection
 
 from infra.fakes.google import FakeGoogle
-from tenants.mail.tests.test_worker_crash import ROOT, database_url, start_worker, stop
+from tests.workers import Worker, worker_env
 
 TOTAL = 80
 KILL_AT = 30
@@ -91,33 +90,21 @@ def test_sigkill_mid_gmail_send_then_restart_delivers_each_email_once(
 
     monkeypatch.setattr(receivers, "enqueue", to_redis)
     fake = FakeGoogle(client_id="crash-client", client_secret="crash-secret").start()
-    state: dict[str, Any] = {"worker": None, "killed_at": None}
+    killed: dict[str, int] = {}
+    worker: Worker | None = None
     lock = threading.Lock()
 
     def before_send(record: dict[str, Any]) -> bool:
         with lock:
-            if state["killed_at"] is None and len(fake.messages) == KILL_AT and state["worker"] is not None:
-                state["killed_at"] = KILL_AT
-                os.killpg(state["worker"].pid, signal.SIGKILL)
-                state["worker"].wait(10)
+            if not killed and len(fake.messages) == KILL_AT and worker is not None:
+                killed["at"] = KILL_AT
+                worker.kill(10)
                 return False  # nobody hears an answer: the sender is dead
         return True
 
     fake.before_send = before_send
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "fueldesk.settings",
-        "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
-        "DATABASE_URL": database_url(settings.DATABASES["default"]),
-        "DRAMATIQ_BROKER_URL": settings.DRAMATIQ_BROKER_URL,
-        "DRAMATIQ_NAMESPACE": namespace,
-        "SECRET_KEY": settings.SECRET_KEY,
-        "SENTRY_DSN": "",
-        "LOG_LEVEL": "WARNING",
-        **fake.settings(),
-    }
+    env = worker_env(DRAMATIQ_NAMESPACE=namespace, SECRET_KEY=settings.SECRET_KEY, **fake.settings())
     tenant = None
-    worker = None
     with django_db_blocker.unblock():
         try:
             tenant, _ = provision_tenant(
@@ -145,17 +132,16 @@ def test_sigkill_mid_gmail_send_then_restart_delivers_each_email_once(
             )
             ids = [r.pk for r in rows]
             expected = {r.message_id for r in rows}
-            worker = state["worker"] = start_worker(env)
+            worker = Worker(env, queues=["email"]).start()
             deadline = time.monotonic() + 120
-            while state["killed_at"] is None and time.monotonic() < deadline:
-                if worker.poll() is not None:
-                    pytest.fail(f"the worker stopped by itself: {worker.stderr.read().decode()[-2000:]}")
+            while not killed and time.monotonic() < deadline:
+                worker.check_running()
                 time.sleep(0.05)
-            assert state["killed_at"] == KILL_AT, "the worker was not killed mid-send"
+            assert killed.get("at") == KILL_AT, "the worker was not killed mid-send"
             assert worker.wait(timeout=30) == -signal.SIGKILL
             sent = SentEmail.objects.filter(pk__in=ids, status="sent").count()
             assert sent == KILL_AT
-            worker = start_worker(env)
+            worker = Worker(env, queues=["email"]).start()
             services.requeue_stale(older_than=timedelta(0))
             deadline = time.monotonic() + 180
             last_sweep = time.monotonic()
@@ -165,8 +151,7 @@ def test_sigkill_mid_gmail_send_then_restart_delivers_each_email_once(
                 if time.monotonic() - last_sweep > 5:  # as the scheduler's periodic sweep would
                     services.requeue_stale(older_than=timedelta(seconds=5))
                     last_sweep = time.monotonic()
-                if worker.poll() is not None:
-                    pytest.fail(f"the restarted worker stopped: {worker.stderr.read().decode()[-2000:]}")
+                worker.check_running("the restarted worker")
                 time.sleep(0.2)
             time.sleep(0.5)  # let any duplicate (there must be none) reach the fake
             counts = collections.Counter(m["message_id"] for m in fake.messages)
@@ -174,7 +159,8 @@ def test_sigkill_mid_gmail_send_then_restart_delivers_each_email_once(
             assert set(counts) == expected
             assert max(counts.values()) == 1, [m for m, n in counts.items() if n > 1][:5]
         finally:
-            stop(worker)
+            if worker is not None:
+                worker.stop(grace=0)
             fake.stop()
             connection.set_schema_to_public()
             if tenant is not None:

@@ -317,14 +317,14 @@ def test_gmail_refusing_the_message_fails_it_with_gmails_reason(
 def test_disconnect_revokes_and_mail_goes_back_to_smtp(
     api_a: Api, google: FakeGoogle, jobs: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from tenants.mail.tests.smtp import smtp_server, smtp_settings
+    from tests.smtp import smtp_delivery
 
     connect(api_a, google)
     res = api_a.post("/api/google-authentication/disconnect")
     assert res.status_code == 200 and res.json()["data"]["state"] == "disconnected"
     assert res.json()["message"] == "Google account disconnected"
     assert all(g.revoked for g in google.state.refresh.values())
-    with smtp_server() as (port, recorder), override_settings(**smtp_settings(port)):
+    with smtp_delivery() as recorder:
         send_plain(api_a, django_capture_on_commit_callbacks, "smtp@x.test", "Through SMTP")
         assert jobs() == 1
     assert [m["Subject"] for m in recorder.messages] == ["Through SMTP"]
@@ -367,7 +367,7 @@ def test_roles(tenant_a: Any, google: FakeGoogle) -> None:
 def test_the_onboarding_mail_step_follows_the_connection(
     api_a: Api, google: FakeGoogle, jobs: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from tenants.mail.tests.smtp import smtp_settings
+    from tests.smtp import smtp_settings
 
     def step() -> dict[str, Any]:
         res = api_a.get("/api/onboarding")

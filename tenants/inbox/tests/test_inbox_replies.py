@@ -6,25 +6,16 @@ and verified as a quote or a bill."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.test import override_settings
 
 from tenants.inbox.tests.conftest import MAILBOX_USER
 from tenants.inbox.tests.mails import email
 from tenants.inbox.tests.test_inbox_imap import AGENT, QUOTE_DAY, poll, set_mailbox
-from tenants.mail.tests.smtp import Recorder, smtp_server, smtp_settings
 from tenants.parties.tests.helpers import created, product, supplier, terminal
 
 REPLY_ADDRESS = "/api/price-quote/reply-address"
-
-
-@pytest.fixture
-def smtp() -> Iterator[Recorder]:
-    with smtp_server() as (port, recorder), override_settings(**smtp_settings(port)):
-        yield recorder
 
 
 @pytest.fixture

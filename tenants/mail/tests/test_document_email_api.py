@@ -8,17 +8,9 @@ import io
 from typing import Any
 
 import pytest
-from django.test import override_settings
 
-from tenants.mail.tests.smtp import smtp_server, smtp_settings
 from tenants.mail.tests.test_documents_mail import a_contact
 from tenants.mail.tests.test_rules import a_pdf
-
-
-@pytest.fixture
-def smtp():
-    with smtp_server() as (port, recorder), override_settings(**smtp_settings(port)):
-        yield recorder
 
 
 @pytest.fixture

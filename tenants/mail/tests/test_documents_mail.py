@@ -4,16 +4,8 @@ outbox's job-log entries and the scheduler's stale re-queue. Delivered to a real
 from __future__ import annotations
 
 import pytest
-from django.test import override_settings
 
-from tenants.mail.tests.smtp import smtp_server, smtp_settings
 from tenants.mail.tests.test_rules import a_pdf
-
-
-@pytest.fixture
-def smtp():
-    with smtp_server() as (port, recorder), override_settings(**smtp_settings(port)):
-        yield recorder
 
 
 def a_customer(name="Lone Star Construction LLC", email="billing@lonestar.test"):

@@ -7,8 +7,8 @@ import io
 import pytest
 from django.test import override_settings
 
-from tenants.mail.tests.smtp import smtp_server, smtp_settings
 from tenants.mail.tests.test_rules import a_pdf
+from tests.smtp import smtp_delivery, smtp_settings
 
 
 def upload_pdf(api, name="invoice.pdf"):
@@ -21,12 +21,6 @@ def upload_pdf(api, name="invoice.pdf"):
     )
     assert res.status_code == 201, res.json()
     return res.json()["data"]
-
-
-@pytest.fixture
-def smtp():
-    with smtp_server() as (port, recorder), override_settings(**smtp_settings(port)):
-        yield recorder
 
 
 def send(api, emails, capture):
@@ -143,7 +137,7 @@ def test_temporary_failures_are_retried_then_sent(
 ):
     from tenants.mail import services
 
-    with smtp_server(fail_first=2) as (port, recorder), override_settings(**smtp_settings(port)):
+    with smtp_delivery(fail_first=2) as recorder:
         rows = send(
             api_a, [{"recipient_email": "a@x.test", "subject": "Later"}], django_capture_on_commit_callbacks
         ).json()["data"]

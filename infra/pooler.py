@@ -162,7 +162,9 @@ class PgBouncer:
     def start(self, timeout: float = 15.0) -> PgBouncer:
         exe = binary()
         if exe is None:
-            raise RuntimeError("pgbouncer is not installed (Debian: apt-get install pgbouncer; make deps does)")
+            raise RuntimeError(
+                "pgbouncer is not installed (Debian: apt-get install pgbouncer; make deps does)"
+            )
         assert self.workdir is not None
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.ini.write_text(self.config())
@@ -185,7 +187,10 @@ class PgBouncer:
             if self.proc.poll() is not None:
                 tail = self.logfile.read_text(errors="replace")[-2000:]
                 raise RuntimeError(f"pgbouncer exited with status {self.proc.returncode}:\n{tail}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
+            ):
                 log(f"PgBouncer ({self.mode} mode, pool {self.pool_size}) on 127.0.0.1:{self.port}")
                 return self
             time.sleep(0.1)

@@ -213,7 +213,13 @@ def test_concurrent_requests_of_many_companies_through_the_pooler_never_cross(
 
 def test_the_generated_config_is_session_mode_on_loopback() -> None:
     up = pooler.Upstream.from_url("postgres://app:s3cret@db.internal:5433/fueldesk")
-    assert (up.host, up.port, up.user, up.password, up.dbname) == ("db.internal", 5433, "app", "s3cret", "fueldesk")
+    assert (up.host, up.port, up.user, up.password, up.dbname) == (
+        "db.internal",
+        5433,
+        "app",
+        "s3cret",
+        "fueldesk",
+    )
     config = pooler.PgBouncer(up, port=6999).config()
     assert "pool_mode = session" in config and "listen_addr = 127.0.0.1" in config
     assert "server_reset_query = DISCARD ALL" in config

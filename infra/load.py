@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pooler", action="store_true", default=os.environ.get("POOLER", "") not in ("", "0")
     )
-    parser.add_argument("--skip-prepare", action="store_true")
+    parser.add_argument("--skip-prepare", action="store_true", help="reuse var/load/companies.json as it is")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args(argv)
     if args.run_time > 600 or args.max_requests > 200_000:
@@ -160,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     reports: list[dict[str, Any]] = []
     code = 0
     try:
-        subprocess.run([PY, "manage.py", "bootstrap"], cwd=ROOT, env=env, check=True)  # noqa: S603
-        if not args.skip_prepare:
+        if not args.skip_prepare:  # a prepared database is bootstrapped already
+            subprocess.run([PY, "manage.py", "bootstrap"], cwd=ROOT, env=env, check=True)  # noqa: S603
             cmd = [PY, "tests/load/prepare.py", "--companies", str(args.companies), "--fill", str(args.fill)]
             subprocess.run(cmd, cwd=ROOT, env=env, check=True)  # noqa: S603
         served = dict(env)
@@ -214,7 +214,14 @@ def main(argv: list[str] | None = None) -> int:
             )
             if report["crossed_count"]:
                 code = 1
-        note = f"{args.companies} companies ({args.fill} filled), gunicorn {args.web_workers} sync workers"
+        manifest = Path(os.environ.get("LOAD_MANIFEST", OUT / "companies.json"))
+        rows = json.loads(manifest.read_text())["companies"]
+        sizes = {s: sum(1 for r in rows if r.get("size") == s) for s in ("large", "medium", "small")}
+        note = (
+            f"{len(rows)} companies ({sum(1 for r in rows if r.get('filled'))} filled: {sizes}),"
+            f" gunicorn {args.web_workers} sync workers, each step at most {args.run_time} s"
+            f" / {args.max_requests} requests"
+        )
         (OUT / "summary.md").write_text(summary(reports, pooled=args.pooler, note=note))
         log(f"summary: {OUT / 'summary.md'}")
         if code:

@@ -46,7 +46,8 @@ def users_by_schema() -> dict[str, int]:
 
     out: dict[str, int] = {}
     with connection.cursor() as cur:
-        for schema in Tenant.objects.exclude(schema_name="public").values_list("schema_name", flat=True):
+        active = Tenant.objects.filter(status=Tenant.Status.ACTIVE).exclude(schema_name="public")
+        for schema in active.values_list("schema_name", flat=True):
             cur.execute(f'SELECT id FROM "{schema}".accounts_user ORDER BY id LIMIT 1')
             row = cur.fetchone()
             if row is None:

@@ -15,7 +15,7 @@ import datetime as dt
 import json
 import os
 import random
-import re
+import sys
 import threading
 import uuid
 from pathlib import Path
@@ -23,21 +23,18 @@ from typing import Any
 
 from locust import HttpUser, between, events, task
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # locust loads this file by its path
+from tests.load.markers import crossed_markers
+
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = Path(os.environ.get("LOAD_MANIFEST", ROOT / "var" / "load" / "companies.json"))
 REPORT = Path(os.environ.get("LOAD_REPORT", ROOT / "var" / "load" / "report.json"))
 MAX_REQUESTS = int(os.environ.get("LOAD_MAX_REQUESTS", "0"))  # 0: bounded by time only
-MARKER = re.compile(r"\[(LD\d{3})\]")
 SEARCH_TERMS = ["a", "fuel", "trans", "con", "gulf", "ener", "ag", "ser", "oil", "mark"]
 
 _lock = threading.Lock()
 CROSSED: list[str] = []
 SLOWEST: list[tuple[float, str, str]] = []  # (ms, request name, company tag)
-
-
-def crossed_markers(text: str, own: str) -> set[str]:
-    """The markers of other companies in an answer's text (empty: the answer is the company's own)."""
-    return {m for m in MARKER.findall(text) if m != own}
 
 
 def load_manifest() -> dict[str, Any]:

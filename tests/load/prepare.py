@@ -31,11 +31,9 @@ sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fueldesk.settings")
 MANIFEST = Path(os.environ.get("LOAD_MANIFEST", ROOT / "var" / "load" / "companies.json"))
 PASSWORD = "Load-pass-2026"
+from tests.load.markers import tag  # noqa: E402
+
 SIZES = {"small": (0, 0), "medium": (2_000, 4_000), "large": (20_000, 40_000)}
-
-
-def tag(n: int) -> str:
-    return f"LD{n:03d}"
 
 
 def size_of(n: int) -> str:

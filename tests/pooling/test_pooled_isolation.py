@@ -1,8 +1,8 @@
 """Behind PgBouncer, a request of company B never reads or writes company A's rows (issue 25 §2).
 
-Four companies, each with customers named by a marker of its own; the server as deployed (gunicorn,
+Three companies, each with customers named by a marker of its own; the server as deployed (gunicorn,
 4 sync workers) reaches Postgres only through a PgBouncer started for the test (infra/pooler.py).
-Twelve client threads send requests of the four companies interleaved: a list read, a read by id
+Twelve client threads send requests of the three companies interleaved: a list read, a read by id
 (the ids are the same in every company, so a read in the wrong schema finds another company's row)
 and a create. Every answer must carry its own company's marker only, and afterwards every schema
 must hold its own markers only. Then: the pooler held no more server connections than the server has
@@ -35,7 +35,7 @@ from infra import pooler
 from tests.bench.floor import ROOT, free_port
 
 MODE = os.environ.get("POOLING_TEST_MODE", "session")
-COMPANIES = 4
+COMPANIES = 3
 WEB_WORKERS = 4
 THREADS = 12
 ROUNDS = 12  # per thread: 12 x 12 x 3 requests

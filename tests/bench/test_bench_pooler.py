@@ -5,7 +5,7 @@ are sampled every 0.2 s. Target: the figure does not grow with the number of com
     make bench-pooler                                   # BENCH_POOL_COMPANIES=10,100,1000 by default
     BENCH_POOL_COMPANIES=10,200 make bench-pooler       # a quicker run
 
-The companies are schemas made by replaying the template's DDL (test_bench_tenancy_scale.seed_schemas)
+The companies are schemas made by replaying the template's DDL (as test_bench_tenancy_scale does)
 with one user row each, so a token of each can be signed; each step sends BENCH_POOL_REQUESTS
 requests (`GET /api/profile`, which reads the company's user in its schema) of random companies
 from 16 client threads, and BENCH_POOL_JOBS stuck-job checks (a tenant job) of random companies to
@@ -30,7 +30,7 @@ from django.db import connection
 from infra import pooler
 from tests.bench.floor import ROOT, free_port
 from tests.bench.stats import summary
-from tests.bench.test_bench_tenancy_scale import load, seed_schemas
+from tests.bench.test_bench_tenancy_scale import load, schema_count
 
 COUNTS = [int(x) for x in os.environ.get("BENCH_POOL_COMPANIES", "10,100,1000").split(",") if x.strip()]
 REQUESTS = int(os.environ.get("BENCH_POOL_REQUESTS", "3000"))
@@ -38,6 +38,26 @@ JOBS = int(os.environ.get("BENCH_POOL_JOBS", "400"))
 CLIENTS = 16
 WEB_WORKERS, WEB_THREADS = 4, 2
 WORKER_PROCESSES, WORKER_THREADS = 2, 4
+
+
+def seed_schemas(target: int) -> None:
+    """Company schemas (the template's DDL replayed) until `target` exist, one per transaction: ten
+    per transaction (test_bench_tenancy_scale) now take more locks than a shared server's lock table
+    holds (max_locks_per_transaction x max_connections; "out of shared memory")."""
+    from django.db import transaction
+    from tenancy import provisioning
+    from tenancy.models import Tenant
+
+    _key, body = provisioning.template_ddl()
+    while (have := schema_count()) < target:
+        name = f"bench_{have:05d}"
+        with transaction.atomic():
+            with connection.cursor() as cur:
+                cur.execute(provisioning.replay_sql(body, name))
+            # bulk_create: Tenant.save() would create the schema again (auto_create_schema)
+            Tenant.objects.bulk_create(
+                [Tenant(schema_name=name, name=f"Bench company {name}", status=Tenant.Status.ACTIVE)]
+            )
 
 
 def users_by_schema() -> dict[str, int]:

@@ -205,6 +205,8 @@ class PgBouncer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+            if self.workdir is not None:  # the config and the auth file (a password) of this run
+                shutil.rmtree(self.workdir, ignore_errors=True)
         self.proc = None
 
     def __enter__(self) -> PgBouncer:

@@ -215,7 +215,6 @@ def main(argv: list[str] | None = None) -> int:
             bouncer = pooler.PgBouncer(
                 pooler.Upstream.from_url(env["DATABASE_URL"]), pool_size=budget
             ).start()
-            env["DATABASE_URL"] = bouncer.url(env["DATABASE_URL"])
             log(f"PgBouncer (session mode, {budget} server connections at most) on 127.0.0.1:{bouncer.port}")
         env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{args.port}")
         if not os.environ.get("GOOGLE_DISCOVERY_URL"):
@@ -243,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                 spa_note = f"SPA build FAILED (status {exc.returncode}, output above): serving {serving}"
                 log(spa_note)
 
+        if bouncer is not None:
+            # The served processes only: bootstrap's migration children each hold a connection of
+            # their own for the whole run and went straight to Postgres above.
+            env["DATABASE_URL"] = bouncer.url(env["DATABASE_URL"])
         children["web server (gunicorn)"] = spawn(
             [PY, "-m", "gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"], env
         )

@@ -35,11 +35,17 @@ APT_PACKAGES += libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejav
 APT_PACKAGES += dovecot-imapd
 # The document e2e tests and the render checks turn PDFs into PNGs with pdftoppm.
 APT_PACKAGES += poppler-utils
+# The connection pooler of `make run POOLER=1`, `make load POOLER=1` and tests/pooling (infra/pooler.py).
+APT_PACKAGES += pgbouncer
 
 # Extra arguments of infra/run.py for `make run` (e.g. RUN_ARGS="--no-spa --no-seed").
 RUN_ARGS ?=
+# POOLER=1: `make run` and `make load` reach Postgres through PgBouncer (infra/pooler.py).
+POOLER ?=
+# Extra arguments of infra/load.py for `make load` (e.g. LOAD_ARGS="--fill 10 --users 25 --run-time 30").
+LOAD_ARGS ?=
 
-.PHONY: help deps apt-packages run reset-embedded test test-all test-embedded lint pytest pytest-run bench openapi \
+.PHONY: help deps apt-packages run reset-embedded test test-all test-embedded lint pytest pytest-run bench bench-pooler load openapi \
         spa-build spa-test spa-check e2e e2e-run infra-check image clean distclean
 
 help:
@@ -50,6 +56,8 @@ help:
 	@echo "make lint         ruff check, ruff format --check, mypy, import-linter layer contracts"
 	@echo "make pytest       pytest only (PYTEST_WORKERS=$(PYTEST_WORKERS), PYTEST_ARGS=...)"
 	@echo "make bench        benchmarks in tests/bench (on demand, never part of make test)"
+	@echo "make bench-pooler server connections behind PgBouncer at 10, 100 and 1,000 companies"
+	@echo "make load         locust across 200 companies at 25/50/100 users (LOAD_ARGS=..., POOLER=1)"
 	@echo "make openapi      write spa/openapi.json from the server's schema"
 	@echo "make spa-test     npm ci + vitest, ESLint + tsc (npm run lint) and the API client staleness check"
 	@echo "make e2e          browser end-to-end tests (spa/ npm run e2e), chromium installed if missing"
@@ -94,7 +102,7 @@ apt-packages:
 # --------------------------------------------------------------------------- run
 
 run: apt-packages $(STAMP)
-	$(PY) infra/run.py $(RUN_ARGS)
+	POOLER=$(POOLER) $(PY) infra/run.py $(RUN_ARGS)
 
 # Deletes the embedded Postgres and Redis data (var/postgres-18, var/redis): the next run starts afresh.
 reset-embedded: $(STAMP)
@@ -133,6 +141,14 @@ bench: $(STAMP)
 	@if [ -d tests/bench ]; then \
 	  $(WITH_SERVICES) $(PY) -m pytest -s tests/bench $(BENCH_ARGS); \
 	else echo "[make] no tests/bench yet"; fi
+
+# Server connections behind PgBouncer as the number of companies grows (tests/bench/test_bench_pooler.py).
+bench-pooler: $(STAMP)
+	$(WITH_SERVICES) $(PY) -m pytest -s tests/bench/test_bench_pooler.py $(BENCH_ARGS)
+
+# Load across many companies (infra/load.py): never part of `make test`; loopback only, bounded.
+load: apt-packages $(STAMP)
+	POOLER=$(POOLER) $(PY) infra/load.py $(LOAD_ARGS)
 
 openapi: $(STAMP)
 	$(PY) manage.py export_openapi spa/openapi.json

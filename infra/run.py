@@ -14,7 +14,8 @@ so; its unacknowledged messages go back to the queue within about 35 s (core/job
 more than RESTART_LIMIT times in RESTART_WINDOW seconds, or the web server dies, everything stops
 and the exit status is non-zero.
 
-Options: ``--port N`` (else $PORT, else 8000), ``--no-worker``, ``--no-seed``, ``--no-spa``.
+Options: ``--port N`` (else $PORT, else 8000), ``--no-worker``, ``--no-seed``, ``--no-spa``, ``--pooler``
+(or POOLER=1: the web server, worker and scheduler reach Postgres through PgBouncer, infra/pooler.py).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # infra.fakes.*
 
+import pooler
 import services
 
 from infra import spa
@@ -168,6 +170,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-worker", action="store_true", help="do not start the Dramatiq worker")
     parser.add_argument("--no-seed", action="store_true", help="do not run seed_demo")
     parser.add_argument("--no-spa", action="store_true", help="do not build the SPA")
+    parser.add_argument(
+        "--pooler",
+        action="store_true",
+        default=os.environ.get("POOLER", "") not in ("", "0"),
+        help="put PgBouncer (session mode) between the app and Postgres",
+    )
     args = parser.parse_args(argv)
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -184,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     children: dict[str, subprocess.Popen[bytes]] = {}
     found: services.Services | None = None
     fake_google: FakeGoogle | None = None
+    bouncer: pooler.PgBouncer | None = None
     code = 0
     try:
         found = services.ensure_services()
@@ -199,6 +208,14 @@ def main(argv: list[str] | None = None) -> int:
             "PYTHONUNBUFFERED": "1",
         }
         env.setdefault("DJANGO_SETTINGS_MODULE", "fueldesk.settings")
+        if args.pooler:
+            # Session mode: one server connection per client connection (infra/pooler.py says why);
+            # the budget is the threads that hold one: web workers, the worker's 4, the scheduler.
+            budget = int(env.get("WEB_CONCURRENCY") or 3) + 4 + 1 + 4
+            bouncer = pooler.PgBouncer(
+                pooler.Upstream.from_url(env["DATABASE_URL"]), pool_size=budget
+            ).start()
+            log(f"PgBouncer (session mode, {budget} server connections at most) on 127.0.0.1:{bouncer.port}")
         env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{args.port}")
         if not os.environ.get("GOOGLE_DISCOVERY_URL"):
             # No Google configured: a local fake (infra/fakes/google.py) for "Connect Google" and
@@ -225,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                 spa_note = f"SPA build FAILED (status {exc.returncode}, output above): serving {serving}"
                 log(spa_note)
 
+        if bouncer is not None:
+            # The served processes only: bootstrap's migration children each hold a connection of
+            # their own for the whole run and went straight to Postgres above.
+            env["DATABASE_URL"] = bouncer.url(env["DATABASE_URL"])
         children["web server (gunicorn)"] = spawn(
             [PY, "-m", "gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"], env
         )
@@ -298,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         stop_children(children)
+        if bouncer is not None:
+            bouncer.stop()
         if found is not None:
             found.stop()
         if fake_google is not None:

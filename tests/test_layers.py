@@ -1,5 +1,5 @@
 """Import cycles that import-linter's `acyclic_siblings` contract cannot see: two modules of
-different top-level packages that import each other (e.g. core.jobs <-> fueldesk.dramatiq_setup).
+different top-level packages that import each other (e.g. core.jobs <-> core.dramatiq_setup).
 The layer contracts themselves are in pyproject.toml ([tool.importlinter]) and run by `make lint`."""
 
 import grimp

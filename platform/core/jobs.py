@@ -26,7 +26,7 @@ an ApiError 409); a kind that can tell whether a silent run is still alive passe
 
 Core imports no app under ``tenants/``: the job log app registers its recorder here when it loads
 (``register_recorder``). The broker is built here (``setup_broker``) and installed once, before any
-actor is declared; ``fueldesk.dramatiq_setup`` only calls it (no import circle).
+actor is declared; ``core.dramatiq_setup`` only calls it (no import circle).
 """
 
 from __future__ import annotations
@@ -240,7 +240,7 @@ class TenantMiddleware(Middleware):
             _record(message, "queued")
 
     def before_process_message(self, broker: Any, message: Any) -> None:
-        from tenancy.models import Tenant
+        from django_tenants.utils import get_tenant_model  # the tenant model lives above the kit
 
         _current.message = message
         _current.outcome = None
@@ -252,7 +252,7 @@ class TenantMiddleware(Middleware):
             if actor.options.get("tenant_required"):
                 raise MissingTenant(f"{message.actor_name}: message has no tenant schema")
             return
-        tenant = Tenant.objects.filter(schema_name=schema).first()
+        tenant = get_tenant_model().objects.filter(schema_name=schema).first()
         if tenant is None:
             # The company was deleted (or its database dropped) after the job was queued: there is
             # nothing left to do it for, and retrying cannot help. Acknowledge it with a warning.

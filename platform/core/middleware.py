@@ -6,15 +6,33 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django_tenants.utils import get_public_schema_name, remove_www
-from tenancy.models import Domain, Tenant
+from django_tenants.utils import get_public_schema_name, get_tenant_domain_model, get_tenant_model, remove_www
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from core.permissions import begin_request, end_request
 from core.tokens import AccessClaims, TokenError, decode_access_token
+
+
+class Tenant(Protocol):
+    """What the kit needs of the tenant model (settings.TENANT_MODEL, found through django-tenants'
+    get_tenant_model(): the kit sits below the platform app that defines it)."""
+
+    pk: Any
+    schema_name: str
+
+    @property
+    def is_business(self) -> bool: ...  # a company (not a spare or the template schema)
+
+    @property
+    def is_active(self) -> bool: ...
+
+    @property
+    def is_suspended(self) -> bool: ...
+
 
 # Tenants are looked up on every authenticated request; a short per-process cache keeps that off
 # the database. Suspension takes effect within this many seconds on every worker.
@@ -33,7 +51,7 @@ def tenant_by_schema(schema: str) -> Tenant | None:
     now = time.monotonic()
     if hit and now - hit[0] < TENANT_CACHE_SECONDS:
         return hit[1]
-    tenant = Tenant.objects.filter(schema_name=schema).first()
+    tenant = get_tenant_model().objects.filter(schema_name=schema).first()
     _tenant_cache[schema] = (now, tenant)
     return tenant
 
@@ -43,7 +61,7 @@ def tenant_by_host(host: str) -> Tenant | None:
     now = time.monotonic()
     if hit and now - hit[0] < TENANT_CACHE_SECONDS:
         return hit[1]
-    domain = Domain.objects.select_related("tenant").filter(domain=host).first()
+    domain = get_tenant_domain_model().objects.select_related("tenant").filter(domain=host).first()
     tenant = domain.tenant if domain and domain.tenant.schema_name != get_public_schema_name() else None
     _domain_cache[host] = (now, tenant)
     return tenant
@@ -135,7 +153,7 @@ class TenantFromTokenMiddleware:
         header = request.headers.get("Authorization", "")
         token = header[7:].strip() if header[:7].lower() == "bearer " else ""
         if not token:
-            if host_tenant is not None and host_tenant.status == Tenant.Status.ACTIVE:
+            if host_tenant is not None and host_tenant.is_active:
                 request.tenant = host_tenant
                 connection.set_tenant(host_tenant)
             return
@@ -151,7 +169,7 @@ class TenantFromTokenMiddleware:
         if host_tenant is not None and host_tenant.pk != tenant.pk:
             request.auth_error = (401, "This token belongs to another company.")  # type: ignore[attr-defined]
             return
-        if tenant.status == Tenant.Status.SUSPENDED:
+        if tenant.is_suspended:
             request.auth_error = (  # type: ignore[attr-defined]
                 403,
                 "This company account is suspended. Contact FuelDesk support to restore access.",

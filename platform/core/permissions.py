@@ -60,10 +60,20 @@ def register_resource(resource: str, label: str, actions: tuple[str, ...] = CRUD
         _REGISTRY[code] = PermissionDef(code, resource, action, f"Can {verb} {label.lower()}")
 
 
-def registered_permissions() -> list[PermissionDef]:
-    # Resources register when their API modules load; make sure all of them have.
-    import fueldesk.api  # noqa: F401
+_complete = False
 
+
+def mark_registry_complete() -> None:
+    """Called by the composition root (fueldesk's AppConfig.ready) once every API module is loaded:
+    resources register when their API modules load, and the kit imports none of them."""
+    global _complete
+    _complete = True
+
+
+def registered_permissions() -> list[PermissionDef]:
+    if not _complete:
+        # A partial registry would make sync_permissions delete the rows of resources not loaded yet.
+        raise RuntimeError("the permission registry is read before the composition root filled it")
     return sorted(_REGISTRY.values(), key=lambda p: (p.resource, p.action))
 
 

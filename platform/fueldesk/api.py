@@ -12,6 +12,7 @@ from ninja import NinjaAPI
 
 DOMAIN_API_MODULES = [
     "tenancy.api",
+    "tenants.accounts.signup_api",
     "tenants.accounts.api",
     "tenants.company.api",
     "tenants.geo.api",

@@ -120,7 +120,12 @@ TENANT_APPS = [
     "tenants.google",
     "tenants.quickbooks",
 ]
-INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
+INSTALLED_APPS = [
+    *SHARED_APPS,
+    *(app for app in TENANT_APPS if app not in SHARED_APPS),
+    # The composition root (no models): last, so its ready() loads every API once the apps are ready.
+    "fueldesk",
+]
 
 TENANT_MODEL = "tenancy.Tenant"
 TENANT_DOMAIN_MODEL = "tenancy.Domain"

@@ -1,5 +1,5 @@
 """Entry point of the worker (`dramatiq fueldesk.tasks`): sets Django up and imports every actor.
-Each tasks module imports `fueldesk.dramatiq_setup` first, so the broker exists before its actors."""
+Each tasks module imports `core.dramatiq_setup` first, so the broker exists before its actors."""
 
 import os
 

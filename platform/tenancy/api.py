@@ -1,43 +1,17 @@
-"""Public endpoints of the platform: company signup and health."""
+"""Public endpoints of the platform: ping, health and CSP reports (signup: tenants/accounts/signup_api.py)."""
 
 from typing import Any
 
-from core import csp, ratelimit
+from core import csp
 from core.envelope import Envelope, ok
 from core.storage import check_storage
-from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest
 from ninja import Router, Schema
 from ninja.responses import Status
 
-from tenancy.services import provision_tenant
-from tenants.accounts.auth import session_for
-from tenants.accounts.schemas import SessionOut, SignupIn
-
 router = Router(tags=["platform"])
-
-
-@router.post("/tenant", response={201: Envelope[SessionOut]}, auth=None, operation_id="tenant_signup")
-def signup(request: HttpRequest, payload: SignupIn) -> Any:
-    ratelimit.hit(
-        "signup-ip",
-        ratelimit.client_ip(request),
-        settings.SIGNUP_RATE_LIMIT_PER_IP,
-        3600,
-        "Too many signups from this address.",
-    )
-    tenant, admin = provision_tenant(
-        company_name=payload.company_name,
-        admin_email=str(payload.email),
-        admin_name=payload.name,
-        admin_password=payload.password,
-    )
-    connection.set_tenant(tenant)
-    session = session_for(admin, tenant)
-    connection.set_schema_to_public()
-    return ok(session, f"Welcome to FuelDesk, {tenant.name} is ready.", status=201)
 
 
 @router.get("/ping", response=Envelope[None], auth=None, operation_id="ping")

@@ -46,6 +46,15 @@ class Tenant(TenantMixin):
     def is_business(self) -> bool:
         return self.status in (self.Status.ACTIVE, self.Status.SUSPENDED)
 
+    # The kit's request and job plumbing (core/middleware.py, core/jobs.py) reads these, not Status.
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def is_suspended(self) -> bool:
+        return self.status == self.Status.SUSPENDED
+
 
 class Domain(DomainMixin):
     pass

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django_tenants.utils import schema_exists
 
-from tenancy import tasks
+from tenancy import hooks, tasks
 from tenancy.models import Tenant
 from tenancy.provisioning import (
     SCHEMA_RE,
@@ -76,9 +76,7 @@ def provision_tenant(
     *, company_name: str, admin_email: str, admin_name: str, admin_password: str, use_pool: bool = True
 ) -> tuple[Tenant, Any]:
     """Create a company: its schema, seeded roles and its first admin. All or nothing."""
-    from tenants.accounts import services as accounts
-    from tenants.accounts.roles import ADMIN
-
+    accounts = hooks.accounts()
     company_name = company_name.strip()
     if not company_name:
         raise ApiError(422, "company_name: the company name is required.")
@@ -103,10 +101,7 @@ def provision_tenant(
             tenant.status = Tenant.Status.ACTIVE
             tenant.save(verbosity=0)
             connection.set_tenant(tenant)
-            roles = accounts.seed_roles()
-            admin = accounts.create_user(
-                email=admin_email, name=admin_name, password=admin_password, role=roles[ADMIN]
-            )
+            admin = accounts.create_first_admin(email=admin_email, name=admin_name, password=admin_password)
             tenant_provisioned.send(sender=Tenant, tenant=tenant)  # apps seed their starting rows
             connection.set_schema_to_public()
     if use_pool:

@@ -1,7 +1,7 @@
 """Platform-level jobs (public schema)."""
 
+import core.dramatiq_setup  # noqa: F401
 import dramatiq
-import fueldesk.dramatiq_setup  # noqa: F401
 
 from tenancy import provisioning
 

@@ -1,6 +1,6 @@
 """Background jobs of the accounts domain."""
 
-import fueldesk.dramatiq_setup  # noqa: F401
+import core.dramatiq_setup  # noqa: F401
 from core.fairness import QUEUES
 from core.jobs import tenant_actor
 from django.conf import settings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
+import core.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 from core.fairness import QUEUES
 from core.jobs import report_outcome, report_progress, tenant_actor
 

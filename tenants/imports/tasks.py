@@ -2,7 +2,7 @@
 
 from typing import Any
 
-import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
+import core.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 from core import csv_io
 from core.fairness import QUEUES
 from core.jobs import tenant_actor

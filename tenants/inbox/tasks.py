@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
+import core.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 import dramatiq
-import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 from core.fairness import QUEUES
 from core.jobs import Document, periodic, report_outcome, report_progress, send_job, tenant_actor
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-import fueldesk.dramatiq_setup  # noqa: F401
+import core.dramatiq_setup  # noqa: F401
 from core.jobs import report_outcome, report_progress, tenant_actor
 
 

@@ -3,8 +3,8 @@
 The periodic public message fans out: one message per tenant that has unfinished jobs, stamped with
 its schema; each fails the jobs of its tenant that made no progress for JOB_STUCK_AFTER_SECONDS."""
 
+import core.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 import dramatiq
-import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 from core.jobs import (
     clear_unfinished,
     message_in_broker,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import core.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 import dramatiq
-import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 from core.fairness import QUEUES
 from core.jobs import periodic, tenant_actor
 

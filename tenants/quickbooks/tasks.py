@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import core.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 import dramatiq
-import fueldesk.dramatiq_setup  # noqa: F401  (the broker comes before the actors)
 from core.fairness import QUEUES
 from core.jobs import Document, kind_of, periodic, report_outcome, report_progress, send_job, tenant_actor
 from django.conf import settings

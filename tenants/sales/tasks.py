@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import fueldesk.dramatiq_setup  # noqa: F401
+import core.dramatiq_setup  # noqa: F401
 from core.jobs import tenant_actor
 
 

@@ -73,7 +73,7 @@ def fill(company: dict[str, Any]) -> None:
     """The demo generator in this company, with logins of its own, then every customer marked."""
     from django.db import connection, transaction
     from django.db.models import ProtectedError
-    from tenancy.management.commands import seed_demo
+    from fueldesk.management.commands import seed_demo
     from tenancy.models import Tenant
 
     from tenants.accounts.models import User

@@ -52,9 +52,9 @@ def test_a_webhook_of_20000_payments_runs_in_bounded_batches_that_resume_after_a
     api_a: Api, anon: Api, fake_qbo: FakeQbo, tenant_a: Any, in_tenant: Any, jobs: Any, monkeypatch: Any
 ) -> None:
     from tenants.invoicing.models import Payment
-    from tenants.quickbooks import services
     from tenants.quickbooks.client import QboClient
     from tenants.quickbooks.models import QboPaymentLookup
+    from tenants.quickbooks.services import payments as services  # the batch sizes live with the lookups
 
     realm = connect(api_a, fake_qbo, realm_id="3333000000000003")["realm_id"]
     invoice = issued_invoice(api_a, in_tenant, tenant_a)
@@ -134,8 +134,8 @@ def test_the_webhook_payments_are_all_looked_up_by_the_chain_of_jobs(
     api_a: Api, anon: Api, fake_qbo: FakeQbo, tenant_a: Any, in_tenant: Any, jobs: Any, monkeypatch: Any
 ) -> None:
     from tenants.invoicing.models import Payment
-    from tenants.quickbooks import services
     from tenants.quickbooks.models import QboPaymentLookup
+    from tenants.quickbooks.services import payments as services  # the batch sizes live with the lookups
 
     realm = connect(api_a, fake_qbo, realm_id="4444000000000004")["realm_id"]
     invoice = issued_invoice(api_a, in_tenant, tenant_a)

@@ -13,63 +13,18 @@ export type EmailPayload = ApiBody<'/api/email', 'post'>[number];
 
 /** The spec's default messages (section 8) when the answer carries neither detail nor message. */
 export const MSG = {
-  prepareInvoice: 'Failed to prepare invoice email',
-  sendInvoice: 'Failed to send invoice email',
-  markInvoice: 'Failed to mark invoice as email sent',
-  prepareTicket: 'Failed to prepare delivery ticket email',
-  sendTicket: 'Failed to send delivery ticket email',
-  markTicket: 'Failed to mark delivery ticket as email sent',
   send: 'Failed to send email',
   pdf: 'Failed to render the PDF',
 } as const;
 
-function pdfForm(pdf: Blob, name: string): FormData {
-  const form = new FormData();
-  form.append('invoice_pdf', pdf, name);
-  return form;
-}
+// 'JobLog': a sent email is a job of the log.
+const withTags = api.enhanceEndpoints({ addTagTypes: ['Email', 'JobLog'] });
 
-// 'Invoice' and 'JobLog' are the invoice view's tags: marking it emailed refreshes the view and its job log.
-const withTags = api.enhanceEndpoints({ addTagTypes: ['Email', 'Invoice', 'JobLog'] });
-
+/** The generic part of emailing a document: send the (edited) drafts. Each document's feature injects
+ * its own prepare and mark-as-sent endpoints (features/invoices/invoiceEmailApi.ts,
+ * features/sales/ticketEmailApi.ts). */
 export const documentEmailApi = withTags.injectEndpoints({
   endpoints: (build) => ({
-    prepareInvoiceEmail: build.mutation<EmailDraft[], { id: number; includeDeliveryTicket: boolean; pdf: Blob }>({
-      query: ({ id, includeDeliveryTicket, pdf }) => ({
-        url: `/invoice/${id}/email`,
-        method: 'POST',
-        params: { include_delivery_ticket: includeDeliveryTicket },
-        body: pdfForm(pdf, `invoice-${id}.pdf`),
-      }),
-      transformResponse: (env) => unwrap<EmailDraft[]>(env),
-    }),
-    sendInvoiceEmail: build.mutation<SentEmailRow[], { id: number; includeDeliveryTicket: boolean; pdf: Blob; idempotencyKey: string }>({
-      query: ({ id, includeDeliveryTicket, pdf, idempotencyKey }) => ({
-        url: `/invoice/${id}/send-email`,
-        method: 'POST',
-        params: { include_delivery_ticket: includeDeliveryTicket, idempotency_key: idempotencyKey },
-        body: pdfForm(pdf, `invoice-${id}.pdf`),
-      }),
-      transformResponse: (env) => unwrap<SentEmailRow[]>(env),
-      invalidatesTags: ['Email', 'JobLog'],
-    }),
-    markInvoiceEmailed: build.mutation<EmailedMark, number>({
-      query: (id) => ({ url: `/invoice/${id}/email-sent`, method: 'PUT' }),
-      transformResponse: (env) => unwrap<EmailedMark>(env),
-      invalidatesTags: (_r, _e, id) => [{ type: 'Invoice', id }, 'JobLog', 'Email'],
-    }),
-    prepareTicketEmail: build.mutation<EmailDraft[], { salesOrderId: number; splitByPo: boolean }>({
-      query: ({ salesOrderId, splitByPo }) => ({
-        url: '/delivery-ticket/email',
-        method: 'POST',
-        params: { sales_order_id: salesOrderId, split_by_po: splitByPo },
-      }),
-      transformResponse: (env) => unwrap<EmailDraft[]>(env),
-    }),
-    markTicketsEmailed: build.mutation<EmailedMark, number>({
-      query: (salesOrderId) => ({ url: '/delivery-ticket/email-sent', method: 'PUT', params: { sales_order_id: salesOrderId } }),
-      transformResponse: (env) => unwrap<EmailedMark>(env),
-    }),
     sendEmails: build.mutation<{ rows: SentEmailRow[]; message: string }, EmailPayload[]>({
       query: (body) => ({ url: '/email/', method: 'POST', body }),
       transformResponse: (env) => ({ rows: unwrap<SentEmailRow[]>(env), message: (env as { message?: string }).message ?? '' }),
@@ -78,14 +33,7 @@ export const documentEmailApi = withTags.injectEndpoints({
   }),
 });
 
-export const {
-  usePrepareInvoiceEmailMutation,
-  useSendInvoiceEmailMutation,
-  useMarkInvoiceEmailedMutation,
-  usePrepareTicketEmailMutation,
-  useMarkTicketsEmailedMutation,
-  useSendEmailsMutation,
-} = documentEmailApi;
+export const { useSendEmailsMutation } = documentEmailApi;
 
 /** The server's PDF of a real document printed with the company's default template. */
 export async function fetchDocumentPdf(type: 'invoice' | 'delivery_ticket', id: number): Promise<Blob> {

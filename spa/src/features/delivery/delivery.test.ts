@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { generateDeliveryTickets } from '@/components/delivery/DeliveryTicketButtons';
+import { describe, expect, it } from 'vitest';
 import { deliveredOf, grossOf, lineBody, lineProblem, netOf, type LineForm } from './entryForm';
 import type { EntryLine } from './deliveryApi';
 
@@ -26,22 +25,5 @@ describe('office entry: net gallons computed live', () => {
     expect(lineProblem(form({ gross_volume: '100' }), diesel)).toBe('Clear Diesel: enter the product temperature.');
     expect(lineProblem(form({}), oil)).toBe('Engine oil: enter the delivered quantity or the meter readings.');
     expect(lineProblem(form({ gross_volume: '100', temperature_f: '70' }), diesel)).toBeNull();
-  });
-});
-
-describe('ticket generation', () => {
-  afterEach(() => vi.unstubAllGlobals());
-  it("shows the spec's message with the server's status", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ detail: 'cancelled' }), { status: 409 })));
-    await expect(generateDeliveryTickets(7, true)).rejects.toThrow('Server responded with status: 409');
-  });
-  it('answers the tickets and asks for the split', async () => {
-    const fetchMock = vi.fn(async (_url: string) => new Response(JSON.stringify({ status_code: 200, message: 'ok', data: [{ id: 3, number: 'DT-000003' }] }), { status: 200 }));
-    vi.stubGlobal('fetch', fetchMock);
-    expect(await generateDeliveryTickets(7, true)).toEqual([{ id: 3, number: 'DT-000003' }]);
-    const url = String(fetchMock.mock.calls[0][0]);
-    expect(url).toContain('/api/delivery-ticket/generate');
-    expect(url).toContain('sales_order_id=7');
-    expect(url).toContain('split_by_po=true');
   });
 });

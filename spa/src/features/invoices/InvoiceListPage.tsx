@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
-import { AccountingSyncChip, SYNC_STATES } from '@/components/accounting/AccountingSyncChip';
+import { SyncStateChip, SYNC_STATES } from '@/components/common/SyncStateChip';
 import { ResourceListPage, StatusChip, ToolbarCombobox, ToolbarSelect, type ColumnDef } from '@/components/resource';
 import { useCustomerOptions, usePermissions } from '@/lib/api/lookups';
 import { INVOICE_STATUSES, errorText, invoicesListApi, money, today, useInvoiceDayMutation, type InvoiceRow } from './invoicesApi';
@@ -38,7 +38,7 @@ const columns: ColumnDef<InvoiceRow>[] = [
     width: 130,
     hideOnPhone: true,
     value: (i) => SYNC_STATES[i.sync_state]?.label ?? i.sync_state,
-    render: (i) => <AccountingSyncChip state={i.sync_state} />,
+    render: (i) => <SyncStateChip state={i.sync_state} />,
   },
 ];
 

@@ -22,9 +22,9 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { PageSpinner } from '@/components/common/PageSpinner';
-import { InvoiceDocumentActions } from '@/components/email/InvoiceDocumentActions';
-import { AccountingSyncChip } from '@/components/accounting/AccountingSyncChip';
-import { PostToAccountingButton } from '@/components/accounting/PostToAccountingButton';
+import { InvoiceDocumentActions } from './InvoiceDocumentActions';
+import { SyncStateChip } from '@/components/common/SyncStateChip';
+import { PostToAccountingButton } from './PostToAccountingButton';
 import { StatusChip } from '@/components/resource';
 import {
   INVOICE_STATUSES,
@@ -165,7 +165,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
             {inv.is_overdue && <Chip size="small" color="error" label={`Overdue ${inv.days_overdue} days`} />}
             {inv.sync_state && inv.sync_state !== 'not_synced' && (
               <span data-testid="invoice-sync">
-                QuickBooks <AccountingSyncChip state={inv.sync_state} error={inv.last_sync_error} showError />
+                QuickBooks <SyncStateChip state={inv.sync_state} error={inv.last_sync_error} showError />
               </span>
             )}
             <span>

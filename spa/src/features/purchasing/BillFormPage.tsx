@@ -14,8 +14,9 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { formPageGate, stampOf, useRouteId, useStampedForm } from '@/components/common/formPage';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { StatusChip, type Option } from '@/components/resource';
 import { usePaymentTermOptions, usePermissions, useProductOptions, useSupplierOptions } from '@/lib/api/lookups';
@@ -185,26 +186,27 @@ function BillLogs({ billId }: { billId: number }) {
 }
 
 export default function BillFormPage() {
-  const { id: rawId } = useParams();
+  const { rawId, id: billId } = useRouteId();
   const [search] = useSearchParams();
-  const billId = rawId && /^\d+$/.test(rawId) ? Number(rawId) : null;
   const fromPoId = !rawId && /^\d+$/.test(search.get('po') ?? '') ? Number(search.get('po')) : null;
   const navigate = useNavigate();
   const q = useBillQuery(billId ?? 0, { skip: !billId });
   const bill = billId ? q.data : undefined;
   const fromPo = usePurchaseOrderQuery(fromPoId ?? 0, { skip: !fromPoId });
-  const [form, setForm] = useState<BillForm>(() => toForm(undefined));
-  const [loadedStamp, setLoadedStamp] = useState<string | null>(null);
-  const stamp = bill ? `${bill.id}:${bill.updated_at}` : fromPo.data ? `po:${fromPo.data.id}` : null;
-  if (stamp && stamp !== loadedStamp) {
-    setLoadedStamp(stamp);
-    if (bill) setForm(toForm(bill));
-    else if (fromPo.data) {
-      const po = fromPo.data;
-      const bol = po.receipts.length === 1 ? po.receipts[0].bol_number : '';
-      setForm({ ...toForm(undefined), supplier_id: po.supplier_id, purchase_order_id: po.id, lines: linesFromPo(po.lines, bol) });
-    }
-  }
+  const po = fromPo.data;
+  // A new bill from a purchase order starts with the order's supplier and lines (stamped `po:<id>`).
+  const source = bill
+    ? { stamp: stampOf(bill), form: () => toForm(bill) }
+    : po
+      ? {
+          stamp: `po:${po.id}`,
+          form: (): BillForm => {
+            const bol = po.receipts.length === 1 ? po.receipts[0].bol_number : '';
+            return { ...toForm(undefined), supplier_id: po.supplier_id, purchase_order_id: po.id, lines: linesFromPo(po.lines, bol) };
+          },
+        }
+      : null;
+  const { form, setForm, loaded } = useStampedForm<BillForm>(() => toForm(undefined), source);
   const [error, setError] = useState<string | null>(null);
   const suppliers = useSupplierOptions();
   const products = useProductOptions();
@@ -229,8 +231,7 @@ export default function BillFormPage() {
       if (bill) {
         const body = toBody(form);
         const saved = await update({ id: bill.id, body: { ...body, due_date: body.due_date } }).unwrap();
-        setForm(toForm(saved));
-        setLoadedStamp(`${saved.id}:${saved.updated_at}`);
+        loaded(stampOf(saved), toForm(saved));
         toast.success('Bill saved');
       } else {
         const saved = await create(toBody(form)).unwrap();
@@ -242,9 +243,8 @@ export default function BillFormPage() {
     }
   };
 
-  if (billId && q.isLoading) return <PageBody><CircularProgress aria-label="Loading the bill" /></PageBody>;
-  if (billId && q.error) return <PageBody><Alert severity="error">{errorText(q.error)}</Alert></PageBody>;
-  if (rawId && !billId) return <PageBody><Alert severity="error">Bill not found</Alert></PageBody>;
+  const gate = formPageGate({ rawId, id: billId, query: q, loadingLabel: 'Loading the bill', notFound: 'Bill not found', errorText });
+  if (gate) return gate;
 
   const typedTotal =
     form.lines.reduce((s, l) => s + (lineAmount(l.quantity, l.unit_price) ?? 0), 0) + form.charges.reduce((s, c) => s + (Number(c.amount) || 0), 0) + (Number(form.freight) || 0);

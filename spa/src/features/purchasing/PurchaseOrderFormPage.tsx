@@ -19,8 +19,9 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { formPageGate, stampOf, useRouteId, useStampedForm } from '@/components/common/formPage';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { StatusChip } from '@/components/resource';
 import { usePermissions, useProductOptions, useSupplierOptions, useTerminalOptions } from '@/lib/api/lookups';
@@ -232,18 +233,11 @@ function PoSide({ po }: { po: Po }) {
 const ACTION_VERBS: Record<string, string> = { place: 'placed', reopen: 'back in draft', close: 'closed', cancel: 'cancelled' };
 
 export default function PurchaseOrderFormPage() {
-  const { id: rawId } = useParams();
-  const poId = rawId && /^\d+$/.test(rawId) ? Number(rawId) : null;
+  const { rawId, id: poId } = useRouteId();
   const navigate = useNavigate();
   const q = usePurchaseOrderQuery(poId ?? 0, { skip: !poId });
   const po = poId ? q.data : undefined;
-  const [form, setForm] = useState<PoForm>(() => toForm(undefined));
-  const [loadedStamp, setLoadedStamp] = useState<string | null>(null);
-  const stamp = po ? `${po.id}:${po.updated_at}` : null;
-  if (stamp && stamp !== loadedStamp) {
-    setLoadedStamp(stamp);
-    setForm(toForm(po));
-  }
+  const { form, setForm, loaded } = useStampedForm<PoForm>(() => toForm(undefined), po ? { stamp: stampOf(po), form: () => toForm(po) } : null);
   const [error, setError] = useState<string | null>(null);
   const [receiving, setReceiving] = useState(false);
   const suppliers = useSupplierOptions();
@@ -267,8 +261,7 @@ export default function PurchaseOrderFormPage() {
       if (po) {
         const body = toBody(form);
         const saved = await update({ id: po.id, body: editable ? body : { expected_date: body.expected_date, reference: body.reference, notes: body.notes } }).unwrap();
-        setForm(toForm(saved));
-        setLoadedStamp(`${saved.id}:${saved.updated_at}`);
+        loaded(stampOf(saved), toForm(saved));
         toast.success('Purchase order saved');
       } else {
         const saved = await create(toBody(form)).unwrap();
@@ -297,9 +290,8 @@ export default function PurchaseOrderFormPage() {
     }
   };
 
-  if (poId && q.isLoading) return <PageBody><CircularProgress aria-label="Loading the purchase order" /></PageBody>;
-  if (poId && q.error) return <PageBody><Alert severity="error">{errorText(q.error)}</Alert></PageBody>;
-  if (rawId && !poId && rawId !== 'new') return <PageBody><Alert severity="error">Purchase order not found</Alert></PageBody>;
+  const gate = formPageGate({ rawId, id: poId, query: q, loadingLabel: 'Loading the purchase order', notFound: 'Purchase order not found', errorText });
+  if (gate) return gate;
 
   const canReceive = !!po && ['ordered', 'received'].includes(po.status) && mayReceive;
   return (

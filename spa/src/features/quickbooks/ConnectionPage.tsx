@@ -29,7 +29,8 @@ import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { WARNING_SX } from '@/components/resource';
 import { isApiError } from '@/lib/api/errors';
-import { JobProgress, PendingTile, QuickbooksTabs, SyncStateChip } from './parts';
+import { JobProgress, PendingTile, QuickbooksTabs } from './parts';
+import { SyncStateChip } from '@/components/common/SyncStateChip';
 import { TaxCodesCard } from './TaxCodesCard';
 import {
   MSG_CONNECT,
@@ -306,7 +307,7 @@ function CustomersPanel({ connected, onJob }: { connected: boolean; onJob: (job:
                     </TableCell>
                     <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{r.external_id || '—'}</TableCell>
                     <TableCell>
-                      <SyncStateChip value={r.sync_state} />
+                      <SyncStateChip state={r.sync_state} />
                     </TableCell>
                   </TableRow>
                 ))}

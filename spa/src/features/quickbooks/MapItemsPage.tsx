@@ -26,7 +26,8 @@ import { Link as RouterLink } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { isApiError } from '@/lib/api/errors';
-import { JobProgress, QuickbooksTabs, SyncStateChip } from './parts';
+import { JobProgress, QuickbooksTabs } from './parts';
+import { SyncStateChip } from '@/components/common/SyncStateChip';
 import {
   MSG_MAP,
   SERVICE,
@@ -243,7 +244,7 @@ export default function MapItemsPage() {
                         {KIND_LABEL[r.kind]}
                       </Typography>
                       <Box sx={{ display: { xs: 'block', md: 'none' }, mt: 0.5 }}>
-                        <SyncStateChip value={r.sync_state} />
+                        <SyncStateChip state={r.sync_state} />
                       </Box>
                       {/* Phone: the select under the name, full width. */}
                       {phone && <ItemCell row={r} items={items.data ?? []} onPick={pick} disabled={!connected} />}
@@ -254,7 +255,7 @@ export default function MapItemsPage() {
                       </TableCell>
                     )}
                     <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-                      <SyncStateChip value={r.sync_state} />
+                      <SyncStateChip state={r.sync_state} />
                     </TableCell>
                   </TableRow>
                 ))}

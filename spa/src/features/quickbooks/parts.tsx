@@ -7,13 +7,8 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { AccountingSyncChip } from '@/components/accounting/AccountingSyncChip';
 import { StatusChip, type StatusStyle } from '@/components/resource';
 import { isRunning, useQboLatestJobQuery, type Job, type JobLogEntry } from './quickbooksApi';
-
-export function SyncStateChip({ value }: { value: string }) {
-  return <AccountingSyncChip state={value} />;
-}
 
 const TABS = [
   { value: '/quickbook-online', label: 'Connection & customers' },

@@ -11,8 +11,8 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
-import { TicketEmailAction } from '@/components/email/TicketEmailAction';
-import { DeliveryTicketButtons } from '@/components/delivery/DeliveryTicketButtons';
+import { TicketEmailAction } from './TicketEmailAction';
+import { DeliveryTicketButtons } from './DeliveryTicketButtons';
 import { useDriverOptions, usePermissions } from '@/lib/api/lookups';
 import {
   MSG_INVOICE,

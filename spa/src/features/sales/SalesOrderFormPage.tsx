@@ -14,8 +14,9 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { formPageGate, stampOf, useRouteId, useStampedForm } from '@/components/common/formPage';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { StatusChip, type Option } from '@/components/resource';
 import { useCustomerOptions, useProductOptions, useShipToOptions } from '@/lib/api/lookups';
@@ -128,18 +129,11 @@ function Combo({ label, value, options, onChange, disabled, loading, required, w
 }
 
 export default function SalesOrderFormPage() {
-  const { id: rawId } = useParams();
-  const orderId = rawId && /^\d+$/.test(rawId) ? Number(rawId) : null;
+  const { rawId, id: orderId } = useRouteId();
   const navigate = useNavigate();
   const q = useOrderQuery(orderId ?? 0, { skip: !orderId });
   const order = orderId ? q.data : undefined;
-  const [form, setForm] = useState<OrderForm>(() => toForm(undefined));
-  const [loadedStamp, setLoadedStamp] = useState<string | null>(null);
-  const stamp = order ? `${order.id}:${order.updated_at}` : null;
-  if (stamp && stamp !== loadedStamp) {
-    setLoadedStamp(stamp);
-    setForm(toForm(order));
-  }
+  const { form, setForm, loaded } = useStampedForm<OrderForm>(() => toForm(undefined), order ? { stamp: stampOf(order), form: () => toForm(order) } : null);
   const [error, setError] = useState<string | null>(null);
   const customers = useCustomerOptions();
   const products = useProductOptions();
@@ -168,8 +162,7 @@ export default function SalesOrderFormPage() {
         const window = { planned_date: body.planned_date, planned_time_from: body.planned_time_from, planned_time_to: body.planned_time_to };
         const payload: OrderUpdate = editable ? body : order.status === 'verified' ? { ...header, ...window } : header;
         const saved = await update({ id: order.id, body: payload }).unwrap();
-        setForm(toForm(saved));
-        setLoadedStamp(`${saved.id}:${saved.updated_at}`);
+        loaded(stampOf(saved), toForm(saved));
         toast.success('Sales order saved');
       } else {
         const saved = await create(toBody(form)).unwrap();
@@ -181,9 +174,8 @@ export default function SalesOrderFormPage() {
     }
   };
 
-  if (orderId && q.isLoading) return <PageBody><CircularProgress aria-label="Loading the order" /></PageBody>;
-  if (orderId && q.error) return <PageBody><Alert severity="error">{errorText(q.error)}</Alert></PageBody>;
-  if (rawId && !orderId && rawId !== 'new') return <PageBody><Alert severity="error">Sales order not found</Alert></PageBody>;
+  const gate = formPageGate({ rawId, id: orderId, query: q, loadingLabel: 'Loading the order', notFound: 'Sales order not found', errorText });
+  if (gate) return gate;
 
   return (
     <PageBody>

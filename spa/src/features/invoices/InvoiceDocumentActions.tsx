@@ -4,8 +4,9 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import { useCallback, useState } from 'react';
 import { toast } from 'react-toastify';
-import { DocumentEmailDialog, useEmailDrafts } from './DocumentEmailDialog';
-import { MSG, emailErrorText, fetchDocumentPdf, useMarkInvoiceEmailedMutation, usePrepareInvoiceEmailMutation } from './documentEmailApi';
+import { DocumentEmailDialog, useEmailDrafts } from '@/components/email/DocumentEmailDialog';
+import { MSG, emailErrorText, fetchDocumentPdf } from '@/components/email/documentEmailApi';
+import { INVOICE_EMAIL_MSG, useMarkInvoiceEmailedMutation, usePrepareInvoiceEmailMutation } from './invoiceEmailApi';
 
 function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
@@ -54,7 +55,7 @@ export function InvoiceDocumentActions({ invoiceId, invoiceNo, onEmailed }: Invo
     },
     [invoiceId, prepareEmail],
   );
-  const { state, load } = useEmailDrafts(prepare, MSG.prepareInvoice);
+  const { state, load } = useEmailDrafts(prepare, INVOICE_EMAIL_MSG.prepare);
 
   return (
     <>
@@ -92,7 +93,7 @@ export function InvoiceDocumentActions({ invoiceId, invoiceNo, onEmailed }: Invo
           />
         }
         markSent={() => markEmailed(invoiceId).unwrap()}
-        markError={MSG.markInvoice}
+        markError={INVOICE_EMAIL_MSG.mark}
         onClose={(sent) => {
           setOpen(false);
           if (sent) onEmailed?.();

@@ -2,8 +2,8 @@ import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import { useCallback, useState } from 'react';
-import { DocumentEmailDialog, useEmailDrafts } from './DocumentEmailDialog';
-import { MSG, useMarkTicketsEmailedMutation, usePrepareTicketEmailMutation } from './documentEmailApi';
+import { DocumentEmailDialog, useEmailDrafts } from '@/components/email/DocumentEmailDialog';
+import { TICKET_EMAIL_MSG, useMarkTicketsEmailedMutation, usePrepareTicketEmailMutation } from './ticketEmailApi';
 
 export interface TicketEmailActionProps {
   salesOrderId: number;
@@ -18,7 +18,7 @@ export function TicketEmailAction({ salesOrderId, orderNumber, onEmailed }: Tick
   const [prepareEmail] = usePrepareTicketEmailMutation();
   const [markEmailed] = useMarkTicketsEmailedMutation();
   const prepare = useCallback((split: boolean) => prepareEmail({ salesOrderId, splitByPo: split }).unwrap(), [prepareEmail, salesOrderId]);
-  const { state, load } = useEmailDrafts(prepare, MSG.prepareTicket);
+  const { state, load } = useEmailDrafts(prepare, TICKET_EMAIL_MSG.prepare);
 
   return (
     <>
@@ -44,7 +44,7 @@ export function TicketEmailAction({ salesOrderId, orderNumber, onEmailed }: Tick
           />
         }
         markSent={() => markEmailed(salesOrderId).unwrap()}
-        markError={MSG.markTicket}
+        markError={TICKET_EMAIL_MSG.mark}
         onClose={(sent) => {
           setOpen(false);
           if (sent) onEmailed?.();

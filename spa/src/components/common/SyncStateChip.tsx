@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { StatusChip, type StatusStyle } from '@/components/resource';
 
-/** Where a record stands with the accounting service (customers, products, invoices, item map rows). */
+/** Where a record stands with an outside service it is synced to (QuickBooks: customers, products,
+ * invoices, item map rows). */
 export const SYNC_STATES: Record<string, StatusStyle> = {
   not_synced: { label: 'Not synced', color: 'default' },
   pending: { label: 'Pending', color: 'warning' },
@@ -14,7 +15,7 @@ export const SYNC_STATES: Record<string, StatusStyle> = {
 
 /** The sync state as a chip; the last error, when there is one, on hover and for screen readers, and
  * with `showError` also as visible text beside the chip (a record's own page: the reason it failed). */
-export function AccountingSyncChip({ state, error, showError = false }: { state: string; error?: string; showError?: boolean }) {
+export function SyncStateChip({ state, error, showError = false }: { state: string; error?: string; showError?: boolean }) {
   const chip = <StatusChip value={state || 'not_synced'} styles={SYNC_STATES} />;
   if (!error) return chip;
   const withTip = (

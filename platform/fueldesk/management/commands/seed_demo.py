@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
-
 from tenancy.models import Tenant
 from tenancy.services import provision_tenant
+
 from tenants.accounts.models import Role, User
 from tenants.accounts.roles import DRIVER
 from tenants.accounts.services import create_user

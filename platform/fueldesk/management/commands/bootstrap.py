@@ -1,9 +1,9 @@
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import connection
-
 from tenancy.models import Tenant
 from tenancy.services import ensure_template, refill_spares
+
 from tenants.accounts.services import sync_permissions, top_up_system_roles
 
 

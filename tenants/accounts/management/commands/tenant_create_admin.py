@@ -1,8 +1,8 @@
 from core.errors import ApiError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
-
 from tenancy.management.commands._base import find_tenant
+
 from tenants.accounts.models import Role
 from tenants.accounts.roles import ADMIN
 from tenants.accounts.services import create_user

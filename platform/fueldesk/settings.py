@@ -380,6 +380,9 @@ if SENTRY_DSN:
 
 # GET /api/metrics (Prometheus) answers only `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The scheduler puts the queue depth into this CloudWatch namespace each minute (the worker service
+# scales on it in AWS, terraform/ecs.tf); empty: not published.
+CLOUDWATCH_METRICS_NAMESPACE = os.environ.get("CLOUDWATCH_METRICS_NAMESPACE", "")
 # /api/health calls the worker stale when its newest heartbeat is older than this.
 WORKER_HEARTBEAT_STALE_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_STALE_SECONDS", "60"))
 

@@ -34,6 +34,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DJANGO_SETTINGS_MODULE=fueldesk.settings \
     FUELDESK_ENV=production \
     FUELDESK_VAR_DIR=/app/var \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/fueldesk-metrics \
     HOST=0.0.0.0 \
     PORT=8000
 

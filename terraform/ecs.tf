@@ -53,6 +53,9 @@ locals {
       CLOUDWATCH_METRICS_NAMESPACE = local.metrics_namespace
       FUELDESK_RELEASE             = var.image_tag
       LOG_FORMAT                   = "json"
+      # Migrations run in the one-off manage task at each deploy (docs/operations.md), not at each
+      # web task's start (its DATABASE_URL goes through the pooler).
+      FUELDESK_MIGRATE_ON_START = "0"
       REDIS_URL                    = "rediss://${aws_elasticache_replication_group.main.primary_endpoint_address}:6379/0"
       AWS_STORAGE_BUCKET_NAME      = aws_s3_bucket.files.bucket
       AWS_S3_REGION_NAME           = local.region

@@ -67,10 +67,16 @@ def publish_queue_depth(key_prefix: str, namespace: str, environment: str, now: 
     depths = queue_depths()
     dimensions = [{"Name": "Environment", "Value": environment}]
     data = [
-        {"MetricName": "QueueDepth", "Dimensions": [*dimensions, {"Name": "Queue", "Value": q}], "Value": waiting}
+        {
+            "MetricName": "QueueDepth",
+            "Dimensions": [*dimensions, {"Name": "Queue", "Value": q}],
+            "Value": waiting,
+        }
         for q, (waiting, _delayed) in depths.items()
     ]
-    data.append({"MetricName": "QueueDepth", "Dimensions": dimensions, "Value": sum(w for w, _ in depths.values())})
+    data.append(
+        {"MetricName": "QueueDepth", "Dimensions": dimensions, "Value": sum(w for w, _ in depths.values())}
+    )
     boto3.client("cloudwatch").put_metric_data(Namespace=namespace, MetricData=data)
     return True
 

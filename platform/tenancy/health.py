@@ -59,6 +59,9 @@ def _tenant_schema() -> str | None:
         cur.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [settings.TENANT_BASE_SCHEMA])
         if cur.fetchone() is not None:
             return str(settings.TENANT_BASE_SCHEMA)
+        cur.execute("SELECT to_regclass('public.tenancy_tenant')")
+        if cur.fetchone()[0] is None:  # an empty database: the public schema's migrations come first
+            return None
     newest = (
         Tenant.objects.filter(status__in=[Tenant.Status.ACTIVE, Tenant.Status.SUSPENDED])
         .order_by("-id")
@@ -85,6 +88,10 @@ def pending_migrations() -> list[str]:
         if schema is None:
             continue
         with connection.cursor() as cur:
+            cur.execute("SELECT to_regclass(%s)", [f'"{schema}".django_migrations'])
+            if cur.fetchone()[0] is None:  # a database never migrated
+                missing.append(f"{schema}: no migration applied yet")
+                continue
             cur.execute(f'SELECT app, name FROM "{schema}".django_migrations')  # noqa: S608 - a schema we name
             applied = {(app, name) for app, name in cur.fetchall()}
         for app, name in sorted(nodes):

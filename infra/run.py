@@ -24,6 +24,7 @@ import argparse
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -217,6 +218,12 @@ def main(argv: list[str] | None = None) -> int:
             ).start()
             log(f"PgBouncer (session mode, {budget} server connections at most) on 127.0.0.1:{bouncer.port}")
         env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{args.port}")
+        # Prometheus counters of gunicorn's and Dramatiq's processes, summed by /api/metrics
+        # (core/metrics.py); emptied at each run.
+        metrics_dir = ROOT / "var" / f"metrics-{args.port}"
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+        metrics_dir.mkdir(parents=True, exist_ok=True)
+        env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
         if not os.environ.get("GOOGLE_DISCOVERY_URL"):
             # No Google configured: a local fake (infra/fakes/google.py) for "Connect Google" and
             # Gmail sending; its control API is at the same origin (docs/google.md).

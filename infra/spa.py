@@ -213,7 +213,7 @@ def wait_for_server(base_url: str, server: subprocess.Popen[bytes], timeout: flo
         if server.poll() is not None:
             raise SystemExit(f"[spa] the e2e server exited with status {server.returncode} before answering")
         try:
-            with urllib.request.urlopen(f"{base_url}/api/health", timeout=3) as resp:  # noqa: S310
+            with urllib.request.urlopen(f"{base_url}/api/health/live", timeout=3) as resp:  # noqa: S310
                 if resp.status == 200:
                     return
         except (urllib.error.URLError, OSError):

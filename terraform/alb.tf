@@ -27,7 +27,7 @@ resource "aws_lb_target_group" "web" {
   deregistration_delay = 30
 
   health_check {
-    path                = "/api/health"
+    path                = "/api/health/live"
     matcher             = "200"
     interval            = 15
     timeout             = 5

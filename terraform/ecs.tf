@@ -30,25 +30,41 @@ resource "aws_ecs_cluster_capacity_providers" "main" {
 }
 
 locals {
+  metrics_namespace = "FuelDesk/${var.environment}"
+  # Migrations and operator commands talk to RDS directly (a session of their own, advisory locks).
+  direct_database_environment = {
+    DATABASE_URL = "postgres://${aws_db_instance.main.username}@${aws_db_instance.main.address}:${aws_db_instance.main.port}/${aws_db_instance.main.db_name}"
+    PGSSLMODE    = "require"
+  }
   # The image's entrypoint (infra/entrypoint.py) puts DATABASE_PASSWORD and REDIS_PASSWORD into
   # DATABASE_URL and REDIS_URL, so the URLs here carry no secret.
   app_environment = merge(
     {
-      DEBUG                   = "0"
-      FUELDESK_ENV            = var.environment
-      ALLOWED_HOSTS           = "*" # the load balancer only forwards the host names it is given
-      PUBLIC_BASE_URL         = "https://${var.domain_name}"
-      DATABASE_URL            = "postgres://${aws_db_instance.main.username}@${aws_db_instance.main.address}:${aws_db_instance.main.port}/${aws_db_instance.main.db_name}"
-      PGSSLMODE               = "require"
-      REDIS_URL               = "rediss://${aws_elasticache_replication_group.main.primary_endpoint_address}:6379/0"
-      AWS_STORAGE_BUCKET_NAME = aws_s3_bucket.files.bucket
-      AWS_S3_REGION_NAME      = local.region
-      FILE_UPLOAD_MAX_BYTES   = tostring(var.file_upload_max_bytes)
-      FORWARDED_ALLOW_IPS     = "*" # only the load balancer can reach the tasks (security groups)
-      TRUSTED_PROXY_COUNT     = "1" # the ALB appends the client's address to X-Forwarded-For
-      WEB_CONCURRENCY         = tostring(var.web_concurrency)
-      SENTRY_DSN              = var.sentry_dsn
-      DEFAULT_FROM_EMAIL      = var.default_from_email
+      DEBUG           = "0"
+      FUELDESK_ENV    = var.environment
+      ALLOWED_HOSTS   = "*" # the load balancer only forwards the host names it is given
+      PUBLIC_BASE_URL = "https://${var.domain_name}"
+      # Through PgBouncer (terraform/pgbouncer.tf); the hop stays in the private subnets, the pooler's
+      # own connections to RDS require TLS.
+      DATABASE_URL = "postgres://${aws_db_instance.main.username}@${local.pgbouncer_host}:${local.pgbouncer_port}/${aws_db_instance.main.db_name}"
+      PGSSLMODE    = "disable"
+      # Per-tenant backups (manage.py tenant_backup, the nightly job; terraform/backups.tf).
+      BACKUP_BUCKET                = aws_s3_bucket.backups.bucket
+      CLOUDWATCH_METRICS_NAMESPACE = local.metrics_namespace
+      FUELDESK_RELEASE             = var.image_tag
+      LOG_FORMAT                   = "json"
+      # Migrations run in the one-off manage task at each deploy (docs/operations.md), not at each
+      # web task's start (its DATABASE_URL goes through the pooler).
+      FUELDESK_MIGRATE_ON_START = "0"
+      REDIS_URL                    = "rediss://${aws_elasticache_replication_group.main.primary_endpoint_address}:6379/0"
+      AWS_STORAGE_BUCKET_NAME      = aws_s3_bucket.files.bucket
+      AWS_S3_REGION_NAME           = local.region
+      FILE_UPLOAD_MAX_BYTES        = tostring(var.file_upload_max_bytes)
+      FORWARDED_ALLOW_IPS          = "*" # only the load balancer can reach the tasks (security groups)
+      TRUSTED_PROXY_COUNT          = "1" # the ALB appends the client's address to X-Forwarded-For
+      WEB_CONCURRENCY              = tostring(var.web_concurrency)
+      SENTRY_DSN                   = var.sentry_dsn
+      DEFAULT_FROM_EMAIL           = var.default_from_email
     },
     var.email_host == "" ? {} : {
       EMAIL_BACKEND   = "django.core.mail.backends.smtp.EmailBackend"
@@ -106,7 +122,7 @@ resource "aws_ecs_task_definition" "web" {
       name         = "web"
       portMappings = [{ containerPort = local.app_port, protocol = "tcp" }]
       healthCheck = {
-        command     = ["CMD", "python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:${local.app_port}/api/health', timeout=4)"]
+        command     = ["CMD", "python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:${local.app_port}/api/health/live', timeout=4)"]
         interval    = 30
         timeout     = 5
         retries     = 3
@@ -252,6 +268,160 @@ resource "aws_ecs_service" "worker" {
     security_groups  = [aws_security_group.worker.id]
     assign_public_ip = false
   }
+
+  lifecycle {
+    ignore_changes = [desired_count] # owned by autoscaling once created
+  }
+}
+
+# Workers scale on CPU and on the backlog: waiting messages (all queues, published each minute by
+# the scheduler, fueldesk/scheduler.py) per running worker task. Whichever asks for more tasks wins.
+resource "aws_appautoscaling_target" "worker" {
+  service_namespace  = "ecs"
+  resource_id        = "service/${aws_ecs_cluster.main.name}/${aws_ecs_service.worker.name}"
+  scalable_dimension = "ecs:service:DesiredCount"
+  min_capacity       = var.worker_desired_count
+  max_capacity       = var.worker_max_count
+}
+
+resource "aws_appautoscaling_policy" "worker_cpu" {
+  name               = "${local.name}-worker-cpu"
+  policy_type        = "TargetTrackingScaling"
+  service_namespace  = aws_appautoscaling_target.worker.service_namespace
+  resource_id        = aws_appautoscaling_target.worker.resource_id
+  scalable_dimension = aws_appautoscaling_target.worker.scalable_dimension
+
+  target_tracking_scaling_policy_configuration {
+    target_value       = 70
+    scale_in_cooldown  = 300
+    scale_out_cooldown = 60
+
+    predefined_metric_specification {
+      predefined_metric_type = "ECSServiceAverageCPUUtilization"
+    }
+  }
+}
+
+resource "aws_appautoscaling_policy" "worker_backlog" {
+  name               = "${local.name}-worker-backlog"
+  policy_type        = "TargetTrackingScaling"
+  service_namespace  = aws_appautoscaling_target.worker.service_namespace
+  resource_id        = aws_appautoscaling_target.worker.resource_id
+  scalable_dimension = aws_appautoscaling_target.worker.scalable_dimension
+
+  target_tracking_scaling_policy_configuration {
+    target_value       = var.worker_backlog_per_task
+    scale_in_cooldown  = 300
+    scale_out_cooldown = 60
+
+    customized_metric_specification {
+      metrics {
+        id          = "depth"
+        return_data = false
+        metric_stat {
+          stat = "Average"
+          metric {
+            namespace   = local.metrics_namespace
+            metric_name = "QueueDepth"
+            dimensions {
+              name  = "Environment"
+              value = var.environment
+            }
+          }
+        }
+      }
+
+      metrics {
+        id          = "tasks"
+        return_data = false
+        metric_stat {
+          stat = "Average"
+          metric {
+            namespace   = "ECS/ContainerInsights"
+            metric_name = "RunningTaskCount"
+            dimensions {
+              name  = "ClusterName"
+              value = aws_ecs_cluster.main.name
+            }
+            dimensions {
+              name  = "ServiceName"
+              value = aws_ecs_service.worker.name
+            }
+          }
+        }
+      }
+
+      metrics {
+        id          = "backlog_per_task"
+        label       = "Waiting messages per worker task"
+        expression  = "depth / MAX([tasks, 1])"
+        return_data = true
+      }
+    }
+  }
+}
+
+# ------------------------------------------------------------------ scheduler (periodic jobs)
+# One small task: sends the periodic jobs (core.jobs.periodic) and publishes the queue depth.
+
+resource "aws_ecs_task_definition" "scheduler" {
+  family                   = "${local.name}-scheduler"
+  requires_compatibilities = ["FARGATE"]
+  network_mode             = "awsvpc"
+  cpu                      = 256
+  memory                   = 512
+  execution_role_arn       = aws_iam_role.execution.arn
+  task_role_arn            = aws_iam_role.task.arn
+
+  runtime_platform {
+    operating_system_family = "LINUX"
+    cpu_architecture        = "X86_64"
+  }
+
+  volume {
+    name = "tmp"
+  }
+
+  container_definitions = jsonencode([
+    merge(local.container_base, {
+      name    = "scheduler"
+      command = ["python", "-m", "fueldesk.scheduler"]
+      logConfiguration = {
+        logDriver = "awslogs"
+        options = {
+          awslogs-group         = aws_cloudwatch_log_group.app["scheduler"].name
+          awslogs-region        = local.region
+          awslogs-stream-prefix = "scheduler"
+        }
+      }
+    })
+  ])
+}
+
+resource "aws_ecs_service" "scheduler" {
+  name                   = "scheduler"
+  cluster                = aws_ecs_cluster.main.id
+  task_definition        = aws_ecs_task_definition.scheduler.arn
+  desired_count          = 1
+  launch_type            = "FARGATE"
+  platform_version       = "LATEST"
+  propagate_tags         = "SERVICE"
+  enable_execute_command = var.enable_execute_command
+
+  # Two schedulers for a moment during a deploy are harmless (a Redis key per period slot).
+  deployment_minimum_healthy_percent = 100
+  deployment_maximum_percent         = 200
+
+  deployment_circuit_breaker {
+    enable   = true
+    rollback = true
+  }
+
+  network_configuration {
+    subnets          = aws_subnet.private[*].id
+    security_groups  = [aws_security_group.worker.id]
+    assign_public_ip = false
+  }
 }
 
 # ------------------------------------------------------------------ one-off commands
@@ -278,8 +448,9 @@ resource "aws_ecs_task_definition" "manage" {
 
   container_definitions = jsonencode([
     merge(local.container_base, {
-      name    = "manage"
-      command = ["python", "manage.py", "bootstrap"]
+      name        = "manage"
+      command     = ["python", "manage.py", "bootstrap"]
+      environment = [for k, v in merge(local.app_environment, local.direct_database_environment) : { name = k, value = v }]
       logConfiguration = {
         logDriver = "awslogs"
         options = {

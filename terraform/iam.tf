@@ -42,7 +42,7 @@ data "aws_iam_policy_document" "execution" {
     sid     = "Logs"
     actions = ["logs:CreateLogStream", "logs:PutLogEvents"]
     resources = [
-      for name in ["web", "worker", "manage"] : "${aws_cloudwatch_log_group.app[name].arn}:*"
+      for name in ["web", "worker", "scheduler", "manage", "pgbouncer"] : "${aws_cloudwatch_log_group.app[name].arn}:*"
     ]
   }
 
@@ -95,6 +95,29 @@ data "aws_iam_policy_document" "task" {
     sid       = "FilesList"
     actions   = ["s3:ListBucket"]
     resources = [aws_s3_bucket.files.arn]
+  }
+
+  statement {
+    sid       = "BackupsWriteRead"
+    actions   = ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"]
+    resources = ["${aws_s3_bucket.backups.arn}/*"]
+  }
+
+  statement {
+    sid       = "BackupsList"
+    actions   = ["s3:ListBucket"]
+    resources = [aws_s3_bucket.backups.arn]
+  }
+
+  statement {
+    sid       = "QueueDepthMetric"
+    actions   = ["cloudwatch:PutMetricData"]
+    resources = ["*"] # PutMetricData has no resource-level permissions; the namespace is pinned below
+    condition {
+      test     = "StringEquals"
+      variable = "cloudwatch:namespace"
+      values   = [local.metrics_namespace]
+    }
   }
 
   statement {

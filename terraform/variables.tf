@@ -311,3 +311,55 @@ variable "waf_rate_limit" {
   type        = number
   default     = 3000
 }
+
+variable "worker_max_count" {
+  description = "Ceiling of worker autoscaling (CPU and queue backlog)."
+  type        = number
+  default     = 6
+}
+
+variable "worker_backlog_per_task" {
+  description = "Waiting messages per worker task the backlog policy aims at (more: scale out)."
+  type        = number
+  default     = 200
+}
+
+variable "backup_retention_days" {
+  description = "Days a tenant backup is kept in the backups bucket before it expires."
+  type        = number
+  default     = 35
+}
+
+variable "pgbouncer_image" {
+  description = "PgBouncer image (configured by environment: DB_HOST, POOL_MODE, ...; edoburu/pgbouncer's conventions)."
+  type        = string
+  default     = "edoburu/pgbouncer:v1.24.1-p1"
+}
+
+variable "pgbouncer_count" {
+  description = "PgBouncer tasks (each holds up to pgbouncer_default_pool_size server connections)."
+  type        = number
+  default     = 2
+}
+
+variable "pgbouncer_pool_mode" {
+  description = "session (search_path per client connection: safe as is) or transaction (docs/operations.md)."
+  type        = string
+  default     = "session"
+  validation {
+    condition     = contains(["session", "transaction"], var.pgbouncer_pool_mode)
+    error_message = "pgbouncer_pool_mode is session or transaction."
+  }
+}
+
+variable "pgbouncer_default_pool_size" {
+  description = "Server connections per PgBouncer task to the database."
+  type        = number
+  default     = 40
+}
+
+variable "pgbouncer_max_client_conn" {
+  description = "Client connections one PgBouncer task accepts (web workers × threads + worker threads, with room)."
+  type        = number
+  default     = 1000
+}

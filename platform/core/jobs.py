@@ -175,6 +175,41 @@ def message_in_broker(queue_name: str, broker_message_id: str) -> bool:
         return True
 
 
+def _queues_key() -> str:
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'fd')}:jobs:queues"
+
+
+def queue_depths() -> dict[str, tuple[int, int]]:
+    """Messages waiting and delayed per queue: the queues this process declared and those the workers
+    declared at boot (JobTelemetry records them: a web process need not import every actor). The stub
+    broker (tests) counts its own queues."""
+    broker = setup_broker()
+    declared = set(broker.get_declared_queues())
+    client = getattr(broker, "client", None)
+    if client is None:
+        queues = sorted(q for q in declared if not q.endswith((".DQ", ".XQ")))
+        return {
+            q: (
+                broker.queues[q].qsize(),
+                broker.queues[f"{q}.DQ"].qsize() if f"{q}.DQ" in broker.queues else 0,
+            )
+            for q in queues
+        }
+    from core.cache import raw_redis_client
+
+    declared |= {
+        m.decode() if isinstance(m, bytes) else str(m) for m in raw_redis_client().smembers(_queues_key())
+    }
+    queues = sorted(q for q in declared if not q.endswith((".DQ", ".XQ")))
+    namespace = getattr(broker, "namespace", "dramatiq")
+    pipe = client.pipeline(transaction=False)
+    for q in queues:
+        pipe.llen(f"{namespace}:{q}")
+        pipe.llen(f"{namespace}:{q}.DQ")
+    counts = pipe.execute()
+    return {q: (int(counts[2 * i]), int(counts[2 * i + 1])) for i, q in enumerate(queues)}
+
+
 # --------------------------------------------------------------------------- what a running job reports
 
 _current = threading.local()
@@ -296,6 +331,127 @@ class TenantMiddleware(Middleware):
         connection.set_schema_to_public()
 
 
+REQUEST_ID_OPTION = "request_id"
+ROLE_OPTION = "job_role"
+job_log = logging.getLogger("fueldesk.job")
+
+
+class JobTelemetry(Middleware):
+    """One log line (``fueldesk.job``) and the job metrics per processed message, Sentry tags on the
+    message's scope, and the worker heartbeat that /api/health reads.
+
+    The request id and role of the request that queued the message are stamped into it, so a job's
+    line and events carry the id the user saw in their error toast. Declared after TenantMiddleware:
+    its ``before`` runs once the tenant is active and its ``after`` before the schema is reset."""
+
+    def before_enqueue(self, broker: Any, message: Any, delay: Any) -> None:
+        from core import observability
+
+        request_id = observability.current_request_id()
+        if request_id and REQUEST_ID_OPTION not in message.options:
+            message.options[REQUEST_ID_OPTION] = request_id
+        role = observability.current_role()
+        if role and ROLE_OPTION not in message.options:
+            message.options[ROLE_OPTION] = role
+
+    def before_process_message(self, broker: Any, message: Any) -> None:
+        from core import observability
+
+        request_id = message.options.get(REQUEST_ID_OPTION) or message.message_id
+        tenant = message.options.get(SCHEMA_OPTION)
+        role = message.options.get(ROLE_OPTION)
+        counter = observability.QueryCounter()
+        connection.execute_wrappers.append(counter)
+        _current.telemetry = (time.perf_counter(), counter, observability.Context(request_id, tenant, role))
+        observability.tag_scope(request_id=request_id, tenant=tenant, role=role, actor=message.actor_name)
+
+    def after_process_message(
+        self, broker: Any, message: Any, *, result: Any = None, exception: Any = None
+    ) -> None:
+        outcome: _Outcome | None = getattr(_current, "outcome", None)
+        if exception is None:
+            status = "failed" if outcome is not None and outcome.failed else "succeeded"
+        else:
+            retries = message.options.get("retries", 0)
+            max_retries = broker.get_actor(message.actor_name).options.get("max_retries", 20)
+            status = "failed" if retries >= max_retries else "retrying"
+        self._finish(message, status, exception)
+
+    def after_skip_message(self, broker: Any, message: Any) -> None:
+        self._finish(message, "skipped", None)
+
+    def _finish(self, message: Any, status: str, exception: Any) -> None:
+        from core import metrics
+
+        telemetry = getattr(_current, "telemetry", None)
+        _current.telemetry = None
+        if telemetry is None:
+            return
+        started, counter, context = telemetry
+        if counter in connection.execute_wrappers:
+            connection.execute_wrappers.remove(counter)
+        seconds = time.perf_counter() - started
+        tenant = message.options.get(SCHEMA_OPTION)
+        try:
+            metrics.observe_job(message.actor_name, status, seconds, tenant)
+        except Exception:  # metrics must never fail a job
+            job_log.debug("could not record job metrics", exc_info=True)
+        job_log.log(
+            logging.WARNING if status in ("failed", "retrying") else logging.INFO,
+            "%s %s in %.0f ms, %d statements",
+            message.actor_name,
+            status,
+            seconds * 1000,
+            counter.count,
+            extra={
+                "event": "job",
+                "actor": message.actor_name,
+                "queue": message.queue_name,
+                "message_id": message.message_id,
+                "status": status,
+                "retries": message.options.get("retries", 0),
+                "duration_ms": round(seconds * 1000, 1),
+                "queries": counter.count,
+                **({"error": _reason(exception)} if exception is not None else {}),
+            },
+        )
+        context.close()
+
+    def after_worker_boot(self, broker: Any, worker: Any) -> None:
+        """Beats every few seconds while the worker process lives (/api/health: "worker")."""
+        import os
+        import socket
+
+        from core import metrics
+
+        worker_id = f"{socket.gethostname()}:{os.getpid()}"
+        try:
+            from core.cache import raw_redis_client
+
+            queues = [q for q in broker.get_declared_queues() if not q.endswith((".DQ", ".XQ"))]
+            if queues:
+                raw_redis_client().sadd(_queues_key(), *queues)
+        except Exception:
+            log.debug("declared queues not recorded", exc_info=True)
+        stop = threading.Event()
+        self._stop_heartbeat = stop
+
+        def run() -> None:
+            while not stop.is_set():
+                try:
+                    metrics.beat(worker_id)
+                except Exception:
+                    log.debug("worker heartbeat not recorded", exc_info=True)
+                stop.wait(metrics.WORKER_HEARTBEAT_INTERVAL_SECONDS)
+
+        threading.Thread(target=run, name="fueldesk-heartbeat", daemon=True).start()
+
+    def before_worker_shutdown(self, broker: Any, worker: Any) -> None:
+        stop = getattr(self, "_stop_heartbeat", None)
+        if stop is not None:
+            stop.set()
+
+
 def _reason(exception: BaseException) -> str:
     text = str(exception).strip()
     return text or type(exception).__name__
@@ -399,6 +555,7 @@ def build_broker(url: str | None = None) -> dramatiq.Broker:
     if isinstance(broker, FuelDeskRedisBroker):
         broker.add_middleware(FairShareMiddleware(broker.fair_share, SCHEMA_OPTION))
     broker.add_middleware(TenantMiddleware())
+    broker.add_middleware(JobTelemetry())
     return broker
 
 

@@ -1,8 +1,9 @@
-"""Request plumbing: `/api` path normalisation, JSON answers for every `/api` error, and tenant
-resolution from the access token."""
+"""Request plumbing: the request id and its log line, `/api` path normalisation, JSON answers for
+every `/api` error, and tenant resolution from the access token."""
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django_tenants.utils import get_public_schema_name, get_tenant_domain_model, get_tenant_model, remove_www
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from core import metrics, observability
 from core.permissions import begin_request, end_request
 from core.tokens import AccessClaims, TokenError, decode_access_token
 
@@ -65,6 +67,79 @@ def tenant_by_host(host: str) -> Tenant | None:
     tenant = domain.tenant if domain and domain.tenant.schema_name != get_public_schema_name() else None
     _domain_cache[host] = (now, tenant)
     return tenant
+
+
+request_log = logging.getLogger("fueldesk.request")
+
+# Probes a load balancer sends every few seconds: counted in the metrics, not logged line by line.
+UNLOGGED_PATHS = frozenset({"/api/health/live", "/api/metrics"})
+
+
+def route_of(request: HttpRequest) -> str:
+    """The URL pattern that answered (``api/customer/<int:customer_id>``): one metric series per route,
+    not per id. Unmatched paths fold into two series."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None and match.route:
+        return str(match.route)
+    return "api:unmatched" if is_api_path(request.path) else "files"
+
+
+class RequestTelemetryMiddleware:
+    """Outermost: gives the request its id (a sane incoming ``X-Request-ID`` or a new one), returns it
+    in the ``X-Request-ID`` header, and writes one log line (``fueldesk.request``: request id, tenant,
+    user, role, method, route, status, duration, statement count) and the request metrics."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request_id = observability.accept_request_id(request.headers.get(observability.REQUEST_ID_HEADER))
+        request.request_id = request_id  # type: ignore[attr-defined]
+        context = observability.Context(request_id)
+        observability.tag_scope(request_id=request_id)
+        counter = observability.QueryCounter()
+        started = time.perf_counter()
+        status = 500
+        try:
+            with connection.execute_wrapper(counter):
+                response = self.get_response(request)
+            status = response.status_code
+            response[observability.REQUEST_ID_HEADER] = request_id
+            return response
+        finally:
+            seconds = time.perf_counter() - started
+            self._record(request, status, seconds, counter.count)
+            context.close()
+
+    def _record(self, request: HttpRequest, status: int, seconds: float, queries: int) -> None:
+        route = route_of(request)
+        tenant = getattr(getattr(request, "tenant", None), "schema_name", None)
+        claims = getattr(request, "claims", None)
+        try:
+            metrics.observe_request(request.method or "", route, status, seconds, tenant)
+        except Exception:  # metrics must never fail a request
+            request_log.debug("could not record request metrics", exc_info=True)
+        if request.path in UNLOGGED_PATHS and status < 400:
+            return
+        observability.bind_identity(tenant=tenant, user_id=claims.user_id if claims is not None else None)
+        request_log.log(
+            logging.WARNING if status >= 500 else logging.INFO,
+            "%s %s %s in %.0f ms, %d statements",
+            request.method,
+            request.path,
+            status,
+            seconds * 1000,
+            queries,
+            extra={
+                "event": "request",
+                "method": request.method,
+                "path": request.path,
+                "route": route,
+                "status": status,
+                "duration_ms": round(seconds * 1000, 1),
+                "queries": queries,
+            },
+        )
 
 
 class ApiPathMiddleware:

@@ -52,6 +52,35 @@ class Scheduler:
         return sent
 
 
+def publish_queue_depth(key_prefix: str, namespace: str, environment: str, now: float | None = None) -> bool:
+    """Put the queue depth (waiting messages, per queue and in all) into CloudWatch once a minute, for
+    the worker service's autoscaling (terraform/ecs.tf: backlog per worker task). One scheduler of
+    several publishes a given minute (the slot key, as for periodic jobs)."""
+    from core.cache import raw_redis_client
+    from core.jobs import queue_depths
+
+    now = time.time() if now is None else now
+    if not raw_redis_client().set(f"{key_prefix}:scheduler:cloudwatch:{int(now // 60)}", "1", nx=True, ex=60):
+        return False
+    import boto3
+
+    depths = queue_depths()
+    dimensions = [{"Name": "Environment", "Value": environment}]
+    data = [
+        {
+            "MetricName": "QueueDepth",
+            "Dimensions": [*dimensions, {"Name": "Queue", "Value": q}],
+            "Value": waiting,
+        }
+        for q, (waiting, _delayed) in depths.items()
+    ]
+    data.append(
+        {"MetricName": "QueueDepth", "Dimensions": dimensions, "Value": sum(w for w, _ in depths.values())}
+    )
+    boto3.client("cloudwatch").put_metric_data(Namespace=namespace, MetricData=data)
+    return True
+
+
 def main() -> int:
     import django
 
@@ -78,9 +107,17 @@ def main() -> int:
     scheduler = Scheduler(setup_broker(), dict(PERIODIC), prefix)
     listed = ", ".join(f"{name} every {every}s" for name, every in sorted(PERIODIC.items()))
     log.info("started: %s", listed or "nothing to schedule")
+    namespace = settings.CLOUDWATCH_METRICS_NAMESPACE
+    next_publish = 0.0
     while not stopping:
         for name in scheduler.tick():
             log.info("sent %s", name)
+        if namespace and time.monotonic() >= next_publish:
+            next_publish = time.monotonic() + 15
+            try:
+                publish_queue_depth(prefix, namespace, settings.ENVIRONMENT)
+            except Exception:
+                log.warning("could not publish the queue depth to CloudWatch", exc_info=True)
         time.sleep(1)
     log.info("stopped")
     return 0

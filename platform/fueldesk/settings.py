@@ -143,6 +143,8 @@ SPARE_SCHEMA_POOL_SIZE = int(os.environ.get("SPARE_SCHEMA_POOL_SIZE", "3"))
 KIT_FAST_LISTS = os.environ.get("KIT_FAST_LISTS", "1") != "0"
 
 MIDDLEWARE = [
+    # Outermost: the request id (X-Request-ID), the request's log line and metrics see the final answer.
+    "core.middleware.RequestTelemetryMiddleware",
     "core.middleware.ApiJsonErrorsMiddleware",
     "core.middleware.ApiPathMiddleware",
     "core.middleware.TenantFromTokenMiddleware",
@@ -259,7 +261,7 @@ if TRUSTED_PROXY_COUNT:
 # HTTPS outside development: redirect plain HTTP (but not the load balancer's health checks) and
 # send HSTS.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEVELOPMENT)
-SECURE_REDIRECT_EXEMPT = [r"^api/(health|ping)/?$"]
+SECURE_REDIRECT_EXEMPT = [r"^api/(health|health/live|ping)/?$"]
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEVELOPMENT else str(365 * 24 * 3600)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEVELOPMENT)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEVELOPMENT)
@@ -354,10 +356,19 @@ TIME_ZONE = "UTC"
 USE_I18N = False
 USE_TZ = True
 
+# One JSON object per line (core.observability.JsonFormatter: request id, tenant, user, role and each
+# line's fields) outside development; `LOG_FORMAT=text|json` chooses.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEVELOPMENT else "json").strip().lower()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {"()": "core.observability.JsonFormatter"},
+        "text": {"format": "%(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_FORMAT == "json" else "text"}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
@@ -370,10 +381,20 @@ LOGGING = {
 }
 
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+# The build's version, on every Sentry event (the image sets it from the git commit it was built from).
+RELEASE = os.environ.get("FUELDESK_RELEASE", "").strip()
 if SENTRY_DSN:
     from core.observability import init_sentry
 
-    init_sentry(SENTRY_DSN, ENVIRONMENT)
+    init_sentry(SENTRY_DSN, ENVIRONMENT, RELEASE or None)
+
+# GET /api/metrics (Prometheus) answers only `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The scheduler puts the queue depth into this CloudWatch namespace each minute (the worker service
+# scales on it in AWS, terraform/ecs.tf); empty: not published.
+CLOUDWATCH_METRICS_NAMESPACE = os.environ.get("CLOUDWATCH_METRICS_NAMESPACE", "")
+# /api/health calls the worker stale when its newest heartbeat is older than this.
+WORKER_HEARTBEAT_STALE_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_STALE_SECONDS", "60"))
 
 # QuickBooks Online (docs/quickbooks.md). Every endpoint comes from here, so tests and `make run`
 # point them at the local fake (infra/fakes/qbo.py). Intuit's sandbox: the discovery document

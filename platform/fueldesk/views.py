@@ -30,3 +30,27 @@ def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
     if is_api_path(request.path):
         return JsonResponse({"detail": "The request is malformed and was refused."}, status=400)
     return defaults.bad_request(request, exception)
+
+
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    """Prometheus's scrape (core/metrics.py): only with `Authorization: Bearer <METRICS_TOKEN>`; a 404
+    while no token is configured (the endpoint does not exist for anyone)."""
+    import hmac
+
+    from core import jobs, metrics
+
+    expected = settings.METRICS_TOKEN
+    if not expected:
+        return JsonResponse({"detail": "Metrics are not enabled: set METRICS_TOKEN."}, status=404)
+    header = request.headers.get("Authorization", "")
+    given = header[7:].strip() if header[:7].lower() == "bearer " else ""
+    if not given or not hmac.compare_digest(given.encode(), expected.encode()):
+        response = JsonResponse({"detail": "A valid metrics token is required."}, status=401)
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    if request.method not in ("GET", "HEAD"):
+        return JsonResponse(
+            {"detail": f"The method {request.method} is not allowed on {request.path}."}, status=405
+        )
+    body, content_type = metrics.exposition(jobs.queue_depths)
+    return HttpResponse(body, content_type=content_type)

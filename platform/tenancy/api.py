@@ -8,8 +8,10 @@ from core.storage import check_storage
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest
-from ninja import Router, Schema
+from ninja import Field, Router, Schema
 from ninja.responses import Status
+
+from tenancy.health import run_checks
 
 router = Router(tags=["platform"])
 
@@ -24,13 +26,22 @@ class HealthOut(Schema):
     database: str
     redis: str
     storage: str
+    worker: str = Field(..., description='"ok", or "error: ..." when no worker beat recently')
+    worker_heartbeat_age_seconds: float | None = None
+    workers_alive: int = 0
+    spare_pool: str = Field(..., description='"ok", or "warning: ..." when no spare schema is ready')
+    spare_schemas: int | None = None
+    migrations: str = Field(..., description='"ok", or "error: ..." when migrations are not applied')
+    pending_migrations: list[str] = []
 
 
 @router.get(
     "/health", response={200: Envelope[HealthOut], 503: Envelope[HealthOut]}, auth=None, operation_id="health"
 )
 def health(request: HttpRequest) -> Any:
-    checks = {"database": "ok", "redis": "ok", "storage": "ok"}
+    """What is wrong, for an operator: each dependency is "ok", "warning: ..." or "error: ...";
+    any error makes it a 503. Load balancers call /api/health/live."""
+    checks: dict[str, Any] = {"database": "ok", "redis": "ok", "storage": "ok"}
     try:
         with connection.cursor() as cur:
             cur.execute("SELECT 1")
@@ -46,16 +57,20 @@ def health(request: HttpRequest) -> Any:
         check_storage()
     except Exception as exc:
         checks["storage"] = f"error: {type(exc).__name__}"
-    healthy = all(v == "ok" for v in checks.values())
+    checks.update(run_checks())
+    problems = [
+        f"{name}: {value}" for name, value in checks.items() if isinstance(value, str) and value != "ok"
+    ]
+    healthy = not any(isinstance(v, str) and v.startswith("error") for v in checks.values())
     status = 200 if healthy else 503
-    return Status(
-        status,
-        {
-            "status_code": status,
-            "message": "All systems operational" if healthy else "Degraded",
-            "data": checks,
-        },
-    )
+    message = "All systems operational" if not problems else "; ".join(problems)
+    return Status(status, {"status_code": status, "message": message, "data": checks})
+
+
+@router.get("/health/live", response=Envelope[None], auth=None, operation_id="health_live")
+def health_live(request: HttpRequest) -> Any:
+    """The process answers (no database, no Redis): what load balancers and container checks call."""
+    return ok(None, "alive")
 
 
 class CspReportOut(Schema):

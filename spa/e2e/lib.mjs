@@ -132,7 +132,7 @@ export async function axe(page, { exclude = [] } = {}) {
 
 export async function serverUp(url = BASE_URL) {
   try {
-    const r = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3000) });
+    const r = await fetch(`${url}/api/health/live`, { signal: AbortSignal.timeout(3000) });
     return r.status < 500;
   } catch {
     return false;

@@ -77,6 +77,10 @@ def _keep_test_connection():
 
 @pytest.fixture
 def admin_headers(tenant_a):
+    from core import metrics
+
+    # A deployment has a worker beating: /api/health is then a 200 (without one it is a documented 503).
+    metrics.beat("fuzz:worker")
     return {"Authorization": f"Bearer {token_for(tenant_a)}"}
 
 

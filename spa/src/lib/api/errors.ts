@@ -20,6 +20,8 @@ export interface ApiError {
   fieldErrors?: FieldErrors;
   /** The parsed body (or the status text) as the server sent it. */
   body?: unknown;
+  /** The server's X-Request-ID of the answer: what support finds the request's log line and error by. */
+  requestId?: string;
 }
 
 /** An ApiError to throw: the promise of every API call rejects with one (a plain object, kept in the store). */
@@ -40,6 +42,15 @@ function asText(value: unknown): string | null {
     return parts.length ? parts.join('; ') : null;
   }
   return null;
+}
+
+/**
+ * The sentence of a failed answer, with the request id appended when the server failed (5xx), so the
+ * error toast shows a reference a user can quote: "Something went wrong… (reference 3f9c…)".
+ */
+export function withReference(message: string, status: number, requestId: string | null | undefined): string {
+  if (!requestId || status < 500) return message;
+  return `${message} (reference ${requestId})`;
 }
 
 /** The human sentence of an error body: detail, then message, then error. */

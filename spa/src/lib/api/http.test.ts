@@ -25,6 +25,17 @@ describe('result and error handling (spec section 8)', () => {
     await expect(handleResponse(res(500, '', 'Server Error'))).rejects.toMatchObject({ status: 500, message: 'Server Error' });
   });
 
+  it('puts the request id of a server failure in the message (the toast a user quotes), not of a 4xx', async () => {
+    const failed = (status: number) =>
+      new Response(JSON.stringify({ detail: 'Something went wrong on our side.' }), { status, headers: { 'X-Request-ID': 'abc123def456' } });
+    await expect(handleResponse(failed(500))).rejects.toMatchObject({
+      status: 500,
+      message: 'Something went wrong on our side. (reference abc123def456)',
+      requestId: 'abc123def456',
+    });
+    await expect(handleResponse(failed(409))).rejects.toMatchObject({ status: 409, message: 'Something went wrong on our side.', requestId: 'abc123def456' });
+  });
+
   it("answers 'Unexpected API response format' for other shapes", async () => {
     await expect(handleResponse(res(200, '"text"'))).rejects.toMatchObject({ message: 'Unexpected API response format' });
     await expect(handleResponse(res(202, '{}'))).rejects.toMatchObject({ message: 'Unexpected API response format' });

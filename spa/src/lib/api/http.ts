@@ -7,6 +7,7 @@ import {
   MSG_UNEXPECTED,
   fieldErrorsOf,
   messageOf,
+  withReference,
 } from './errors';
 import { buildApiUrl, type QueryValue } from './url';
 
@@ -49,11 +50,13 @@ export async function handleResponse<T = unknown>(response: Response): Promise<A
   }
   if (!response.ok) {
     const statusText = response.statusText || `Request failed with status ${response.status}`;
+    const requestId = response.headers?.get('X-Request-ID') ?? undefined;
     throw apiError({
       status: response.status,
-      message: messageOf(body, statusText),
+      message: withReference(messageOf(body, statusText), response.status, requestId),
       fieldErrors: response.status === 422 || response.status === 400 ? fieldErrorsOf(body) : undefined,
       body: body ?? statusText,
+      requestId,
     });
   }
   throw apiError({ status: 'FORMAT_ERROR', message: MSG_UNEXPECTED, body });
@@ -114,11 +117,17 @@ export async function apiDownload(path: string, params?: Record<string, QueryVal
       body = undefined;
     }
     const unauthorized = response.status === 401 || response.status === 403;
+    const requestId = response.headers?.get('X-Request-ID') ?? undefined;
     throw apiError({
       status: response.status,
       code: unauthorized ? 'UNAUTHORIZED' : undefined,
-      message: messageOf(body, unauthorized ? MSG_UNAUTHORIZED : response.statusText || 'Download failed'),
+      message: withReference(
+        messageOf(body, unauthorized ? MSG_UNAUTHORIZED : response.statusText || 'Download failed'),
+        response.status,
+        requestId,
+      ),
       body,
+      requestId,
     });
   }
   return response.blob();

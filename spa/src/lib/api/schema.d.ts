@@ -2170,8 +2170,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health */
+        /**
+         * Health
+         * @description What is wrong, for an operator: each dependency is "ok", "warning: ..." or "error: ...";
+         *     any error makes it a 503. Load balancers call /api/health/live.
+         */
         get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health Live
+         * @description The process answers (no database, no Redis): what load balancers and container checks call.
+         */
+        get: operations["health_live"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11134,10 +11158,39 @@ export interface components {
         HealthOut: {
             /** Database */
             database: string;
+            /**
+             * Migrations
+             * @description "ok", or "error: ..." when migrations are not applied
+             */
+            migrations: string;
+            /**
+             * Pending Migrations
+             * @default []
+             */
+            pending_migrations: string[];
             /** Redis */
             redis: string;
+            /**
+             * Spare Pool
+             * @description "ok", or "warning: ..." when no spare schema is ready
+             */
+            spare_pool: string;
+            /** Spare Schemas */
+            spare_schemas?: number | null;
             /** Storage */
             storage: string;
+            /**
+             * Worker
+             * @description "ok", or "error: ..." when no worker beat recently
+             */
+            worker: string;
+            /** Worker Heartbeat Age Seconds */
+            worker_heartbeat_age_seconds?: number | null;
+            /**
+             * Workers Alive
+             * @default 0
+             */
+            workers_alive: number;
         };
         /** HistoryQuery */
         HistoryQuery: {
@@ -29976,6 +30029,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_HealthOut_"];
+                };
+            };
+        };
+    };
+    health_live: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"];
                 };
             };
         };

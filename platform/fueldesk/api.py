@@ -35,6 +35,7 @@ DOMAIN_API_MODULES = [
     "tenants.onboarding.api",
     "tenants.google.api",
     "tenants.quickbooks.api",
+    "tenants.dataexport.api",
 ]
 
 

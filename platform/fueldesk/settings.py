@@ -119,6 +119,7 @@ TENANT_APPS = [
     "tenants.onboarding",
     "tenants.google",
     "tenants.quickbooks",
+    "tenants.dataexport",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS]
 

@@ -25,15 +25,23 @@ after(async () => {
 
 describe('Export all our data', { concurrency: false }, () => {
   test('an admin builds the zip, sees its progress and downloads every part of the company', async () => {
-    await deliveredOrder(apiCaller(admin), { poNumber: 'PO-EXPORT' }); // a delivery ticket to print
+    const api = apiCaller(admin);
+    const order = await deliveredOrder(api, { poNumber: 'PO-EXPORT' });
+    const tickets = await api(`/delivery-ticket/generate?sales_order_id=${order.id}`); // a document to print
+    assert.equal(tickets.status, 200, JSON.stringify(tickets.body).slice(0, 300));
     const { page, errors } = await openPage(browser, { viewport: DESKTOP });
     await useSession(page, admin, '/company-settings');
     await page.getByRole('link', { name: 'Export all data' }).click();
     await page.getByRole('heading', { level: 1, name: 'Export all our data' }).waitFor({ timeout: 20_000 });
+    const cards = page.getByTestId('data-export');
+    await page.getByRole('heading', { level: 2 }).first().or(page.getByText('No export yet.', { exact: false })).waitFor();
+    const before = await cards.count();
     await page.getByRole('button', { name: 'Build a new export' }).click();
-    const newest = page.getByTestId('data-export').first();
-    // Queued, then running with its progress, then ready (the worker builds it).
+    // The new export comes first: queued, then running with its progress, then ready (the worker).
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="data-export"]').length === n + 1, before, { timeout: 20_000 });
+    const newest = cards.first();
     await newest.getByRole('button', { name: 'Download zip' }).waitFor({ timeout: 180_000 });
+    assert.equal(await page.locator('.Toastify__toast--error').count(), 0, 'no error toast');
     assert.match((await newest.textContent()) ?? '', /\d+ parts · [\d.]+ (KB|MB)/);
     await settleAnimations(page);
     await shot(page, 'data-export-desktop');

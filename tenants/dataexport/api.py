@@ -26,7 +26,7 @@ def _get(export_id: int) -> DataExport:
 
 @router.post(
     "",
-    response={202: Envelope[DataExportOut]},
+    response={201: Envelope[DataExportOut]},
     auth=perm(EXPORT),
     operation_id="data_export_start",
     summary="Start building a zip of all the company's data",
@@ -35,7 +35,7 @@ def _get(export_id: int) -> DataExport:
 )
 def start(request: HttpRequest) -> Any:
     export = services.start_export(request.auth)
-    return ok(DataExportOut.from_orm(export), "The export is being built", status=202)
+    return ok(DataExportOut.from_orm(export), "The export is being built", status=201)
 
 
 @router.get(

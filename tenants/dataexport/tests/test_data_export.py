@@ -16,7 +16,7 @@ EXPORT = "/api/data-export"
 def _build(api: Api, jobs, capture) -> dict:
     with capture(execute=True):
         res = api.post(EXPORT)
-    assert res.status_code == 202, res.json()
+    assert res.status_code == 201, res.json()
     started = res.json()["data"]
     assert started["status"] == "queued" and started["done"] == 0
     assert api.get(f"{EXPORT}/{started['id']}/download").status_code == 409  # not ready yet
@@ -74,7 +74,7 @@ def test_only_an_admin_may_export_and_one_export_runs_at_a_time(
         assert other.post(EXPORT).status_code == 403
         assert other.get(EXPORT).status_code == 403
     with django_capture_on_commit_callbacks(execute=True):
-        assert api_a.post(EXPORT).status_code == 202
+        assert api_a.post(EXPORT).status_code == 201
     again = api_a.post(EXPORT)
     assert again.status_code == 409 and "already" in again.json()["detail"]
     assert jobs() == 1

@@ -288,3 +288,28 @@ def test_backups_go_to_s3_encrypted_and_old_ones_are_pruned(committed, s3):
     assert backup.prune_backups(company.schema_name, location, keep_days=30) == [old.rsplit("/", 1)[-1]]
     assert backup.list_backups(company.schema_name, location) == [key.rsplit("/", 1)[-1]]
     assert backup.prune_backups(company.schema_name, location, keep_days=0) == []
+
+
+def test_the_nightly_job_backs_every_company_up_and_keeps_the_retention(committed, tmp_path):
+    import dramatiq
+
+    from tenancy import tasks
+    from tenancy.models import Tenant as T
+
+    company = _company(committed, f"Nightly {uuid.uuid4().hex[:4]}")
+    folder = tmp_path / company.schema_name
+    folder.mkdir()
+    (folder / f"{company.schema_name}-20200101T000000Z.tar.gz").write_bytes(b"old")
+    broker = dramatiq.get_broker()
+    broker.flush_all()
+    with override_settings(BACKUP_LOCATION=str(tmp_path), BACKUP_RETENTION_DAYS=7):
+        tasks.back_up_every_tenant.fn()
+        queued = [dramatiq.Message.decode(m).args[0] for m in list(broker.queues["backups"].queue)]
+        live = T.objects.filter(status__in=["active", "suspended"])
+        active = set(live.values_list("schema_name", flat=True))
+        assert set(queued) == active  # one message per company
+        tasks.back_up_tenant.fn(company.schema_name)
+    broker.flush_all()
+    [kept] = [p.name for p in folder.iterdir()]  # the new backup; the 2020 one is past retention
+    assert kept != f"{company.schema_name}-20200101T000000Z.tar.gz"
+    assert backup.read_manifest_of(str(folder / kept))["tenant"]["schema"] == company.schema_name

@@ -91,8 +91,12 @@ def test_token_of_a_deleted_tenant_is_refused(two_tenants, db, tmp_path):
     clear_tenant_cache()
     res = Api(token).get("/api/profile")
     assert res.status_code == 401 and res.json() == {"detail": "This company account no longer exists."}
-    dumps = list(tmp_path.glob("*.sql"))
-    assert len(dumps) == 1 and "CREATE TABLE" in dumps[0].read_text()
+    import tarfile
+
+    dumps = list(tmp_path.glob("*/*.tar.gz"))  # the backup written first (tenancy/backup.py)
+    assert len(dumps) == 1
+    with tarfile.open(dumps[0]) as tar:
+        assert b"CREATE TABLE" in tar.extractfile("schema.sql").read()  # type: ignore[union-attr]
 
 
 def test_roles_without_permission_get_403(tenant_a):

@@ -60,6 +60,7 @@ class _Queues:
     accounting: str = "accounting"
     imports: str = "imports"
     inbox: str = "inbox"
+    backups: str = "backups"  # nightly company backups and data exports
 
 
 QUEUES = _Queues()

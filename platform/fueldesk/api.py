@@ -36,6 +36,7 @@ DOMAIN_API_MODULES = [
     "tenants.onboarding.api",
     "tenants.google.api",
     "tenants.quickbooks.api",
+    "tenants.dataexport.api",
 ]
 
 

@@ -119,6 +119,7 @@ TENANT_APPS = [
     "tenants.onboarding",
     "tenants.google",
     "tenants.quickbooks",
+    "tenants.dataexport",
 ]
 INSTALLED_APPS = [
     *SHARED_APPS,
@@ -343,6 +344,14 @@ DRAMATIQ_HEARTBEAT_TIMEOUT_MS = int(os.environ.get("DRAMATIQ_HEARTBEAT_TIMEOUT_M
 DRAMATIQ_MAINTENANCE_INTERVAL_MS = int(os.environ.get("DRAMATIQ_MAINTENANCE_INTERVAL_MS", "5000"))
 # A running job with no progress for this long is marked failed (retryable) by the stuck-job reaper.
 JOB_STUCK_AFTER_SECONDS = int(os.environ.get("JOB_STUCK_AFTER_SECONDS", "600"))
+# Tenant backups (tenancy/backup.py, docs/operations.md "Backups"): where the nightly job and
+# `tenant_backup` write (a folder, or s3://bucket/prefix), how many days they are kept, and the KMS key
+# of the S3 objects (empty: SSE-S3, AES256). The nightly job is off with BACKUP_NIGHTLY=0.
+BACKUP_LOCATION = os.environ.get("BACKUP_LOCATION", str(VAR_DIR / "backups"))
+BACKUP_RETENTION_DAYS = int(os.environ.get("BACKUP_RETENTION_DAYS", "30"))
+BACKUP_S3_KMS_KEY_ID = os.environ.get("BACKUP_S3_KMS_KEY_ID", "")
+BACKUP_S3_ENDPOINT_URL = os.environ.get("BACKUP_S3_ENDPOINT_URL") or os.environ.get("AWS_S3_ENDPOINT_URL", "")
+BACKUP_NIGHTLY = env_bool("BACKUP_NIGHTLY", True)
 # Tests run actors synchronously through the stub broker unless told otherwise.
 DRAMATIQ_EAGER = env_bool("DRAMATIQ_EAGER", False)
 # Fair queues (core/fairness.py): a company's messages waiting in a queue's main lane before the

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.utils.text import slugify
 
 from tenancy.models import TemplateDDL, Tenant
 
@@ -33,6 +34,16 @@ log = logging.getLogger(__name__)
 TEMPLATE_SCHEMA: str = settings.TENANT_BASE_SCHEMA
 SCHEMA_RE = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 RESERVED_SCHEMAS = {"public", TEMPLATE_SCHEMA, "information_schema"}
+
+
+def schema_name_for(company_name: str) -> str:
+    """`t_<slug>_<random>`: lower-case ASCII, ≤ 63 chars, never user text interpolated into SQL."""
+    slug = slugify(company_name).replace("-", "_")[:40].strip("_") or "company"
+    name = f"t_{slug}_{secrets.token_hex(3)}"
+    assert SCHEMA_RE.match(name), name
+    return name
+
+
 # Bump when the generator's output changes: older cached DDL is then ignored.
 GENERATOR_VERSION = 3
 PLACEHOLDER = "@@schema@@"

@@ -9,15 +9,11 @@ no cycle.
 from __future__ import annotations
 
 import logging
-import os
-import secrets
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from core.errors import ApiError
 from core.signals import tenant_provisioned
-from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.utils import timezone
@@ -27,13 +23,13 @@ from django_tenants.utils import schema_exists
 from tenancy import hooks, tasks
 from tenancy.models import Tenant
 from tenancy.provisioning import (
-    SCHEMA_RE,
     TEMPLATE_SCHEMA,
     clone_template,
     create_spare,
     ensure_template,
     public_schema,
     refill_spares,
+    schema_name_for,
     template_row_counts,
 )
 
@@ -45,16 +41,9 @@ __all__ = [
     "ensure_template",
     "public_schema",
     "refill_spares",
+    "schema_name_for",
     "template_row_counts",
 ]
-
-
-def schema_name_for(company_name: str) -> str:
-    """`t_<slug>_<random>`: lower-case ASCII, ≤ 63 chars, never user text interpolated into SQL."""
-    slug = slugify(company_name).replace("-", "_")[:40].strip("_") or "company"
-    name = f"t_{slug}_{secrets.token_hex(3)}"
-    assert SCHEMA_RE.match(name), name
-    return name
 
 
 def _take_spare(new_schema: str) -> Tenant | None:
@@ -128,39 +117,17 @@ def resume(tenant: Tenant) -> None:
     tenant.save(update_fields=["status", "suspended_at"])
 
 
-def dump_schema(tenant: Tenant, out_dir: Path) -> Path:
-    """pg_dump of the tenant's schema, written before it is dropped."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    db = settings.DATABASES["default"]
-    path = out_dir / f"{tenant.schema_name}-{timezone.now():%Y%m%d%H%M%S}.sql"
-    cmd = [
-        "pg_dump",
-        "--no-owner",
-        "--schema",
-        tenant.schema_name,
-        "--file",
-        str(path),
-        "--dbname",
-        str(db["NAME"]),
-    ]
-    if db.get("HOST"):
-        cmd += ["--host", str(db["HOST"])]
-    if db.get("PORT"):
-        cmd += ["--port", str(db["PORT"])]
-    if db.get("USER"):
-        cmd += ["--username", str(db["USER"])]
-    # The caller's PATH: with the embedded Postgres (18), infra/services.py puts its own pg_dump
-    # first; Debian's older pg_dump refuses a newer server.
-    search_path = os.environ.get("PATH", "/usr/bin:/bin:/usr/local/bin")
-    if os.environ.get("FUELDESK_PG_BINDIR"):
-        search_path = f"{os.environ['FUELDESK_PG_BINDIR']}:{search_path}"
-    env = {"PGPASSWORD": str(db.get("PASSWORD") or ""), "PATH": search_path}
-    subprocess.run(cmd, check=True, env=env, capture_output=True, timeout=600)  # noqa: S603
-    return path
+def delete_tenant(tenant: Tenant, dump_dir: Path | str | None) -> str | None:
+    """Back the company up first (schema, files and manifest: tenancy/backup.py; restorable with
+    `tenant_restore`), then drop it. ``dump_dir``: a folder or s3://bucket/prefix (None: BACKUP_LOCATION).
+    Its files stay in storage (the backup holds a copy)."""
+    from tenancy.backup import backup_schema
 
-
-def delete_tenant(tenant: Tenant, dump_dir: Path) -> Path | None:
-    dump = dump_schema(tenant, dump_dir) if schema_exists(tenant.schema_name) else None
+    dump = (
+        backup_schema(tenant, str(dump_dir) if dump_dir else None)
+        if schema_exists(tenant.schema_name)
+        else None
+    )
     with public_schema():
         tenant.delete(force_drop=True)
     return dump

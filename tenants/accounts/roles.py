@@ -12,7 +12,9 @@ DRIVER = "Driver"
 ADMINISTER_USERS = "user.administer"
 # Approving a bill out of three-way match tolerance: Admin only by default (tenants/purchasing).
 OVERRIDE_BILL_MATCH = "bill.override_match"
-ADMIN_ONLY_PERMISSIONS = frozenset({ADMINISTER_USERS, OVERRIDE_BILL_MATCH})
+# The whole company's data in one zip (tenants/dataexport): Admin only.
+EXPORT_COMPANY_DATA = "company_data.export"
+ADMIN_ONLY_PERMISSIONS = frozenset({ADMINISTER_USERS, OVERRIDE_BILL_MATCH, EXPORT_COMPANY_DATA})
 
 # The Driver role holds these resources' permissions on his own rows only (`<code>:own`): the orders
 # assigned to him, their tickets and notes (core.scoping). The office grants are for office roles.

@@ -18,6 +18,7 @@ const InfoPage = lazy(() => import('@/features/info/InfoPage'));
 const PublicFrame = lazy(() => import('@/features/auth/PublicFrame'));
 // Views the spec's route table does not show live under its protected prefixes (ARCHITECTURE.md).
 const JobLogPage = lazy(() => import('@/features/jobs/JobLogPage'));
+const DataExportPage = lazy(() => import('@/features/dataExport/DataExportPage'));
 const InboxPage = lazy(() => import('@/features/inbox/InboxPage'));
 
 const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentType>> = {
@@ -133,6 +134,7 @@ export function AppRoutes() {
       >
         {/* More specific than /company-settings/*: the job log (spec: route not shown). */}
         <Route path="/company-settings/job-log" element={<Lazy><JobLogPage /></Lazy>} />
+        <Route path="/company-settings/export" element={<Lazy><DataExportPage /></Lazy>} />
         {/* More specific than /email/*: the inbox agent (spec: route not shown; issue 15 part 4). */}
         <Route path="/email/inbox/*" element={<Lazy><InboxPage /></Lazy>} />
         {PROTECTED_ROUTES.filter((r) => r.shell).map((r) => {

@@ -1,5 +1,6 @@
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import Inventory2Outlined from '@mui/icons-material/Inventory2Outlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -205,6 +206,9 @@ export default function CompanySettingsPage() {
           <>
             <Button component={RouterLink} to="/company-settings/job-log" variant="outlined" startIcon={<HistoryOutlined />}>
               Job log
+            </Button>
+            <Button component={RouterLink} to="/company-settings/export" variant="outlined" startIcon={<Inventory2Outlined />}>
+              Export all data
             </Button>
             {!editing && (
               <Button variant="contained" startIcon={<EditOutlined />} onClick={startEdit}>

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DataExportConfig(AppConfig):
+    name = "tenants.dataexport"
+    label = "dataexport"

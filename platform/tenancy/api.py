@@ -1,9 +1,7 @@
 """Public endpoints of the platform: company signup and health."""
 
-from typing import Any
-
 from core import csp, ratelimit
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.storage import check_storage
 from django.conf import settings
 from django.core.cache import cache
@@ -20,7 +18,7 @@ router = Router(tags=["platform"])
 
 
 @router.post("/tenant", response={201: Envelope[SessionOut]}, auth=None, operation_id="tenant_signup")
-def signup(request: HttpRequest, payload: SignupIn) -> Any:
+def signup(request: HttpRequest, payload: SignupIn) -> Answer:
     ratelimit.hit(
         "signup-ip",
         ratelimit.client_ip(request),
@@ -41,7 +39,7 @@ def signup(request: HttpRequest, payload: SignupIn) -> Any:
 
 
 @router.get("/ping", response=Envelope[None], auth=None, operation_id="ping")
-def ping(request: HttpRequest) -> Any:
+def ping(request: HttpRequest) -> Answer:
     """A no-op, for load balancers and as the baseline of the auth-overhead benchmark."""
     return ok(None, "pong")
 
@@ -55,7 +53,7 @@ class HealthOut(Schema):
 @router.get(
     "/health", response={200: Envelope[HealthOut], 503: Envelope[HealthOut]}, auth=None, operation_id="health"
 )
-def health(request: HttpRequest) -> Any:
+def health(request: HttpRequest) -> Answer:
     checks = {"database": "ok", "redis": "ok", "storage": "ok"}
     try:
         with connection.cursor() as cur:
@@ -109,7 +107,7 @@ CSP_REPORT_BODY = {
     operation_id="csp_report",
     openapi_extra={"requestBody": CSP_REPORT_BODY},
 )
-def csp_report(request: HttpRequest) -> Any:
+def csp_report(request: HttpRequest) -> Answer:
     """Where browsers report Content-Security-Policy violations of the SPA's pages (core/csp.py):
     each is logged; at most CSP_REPORTS_PER_MINUTE bodies a minute per address."""
     count = csp.receive_report(request)

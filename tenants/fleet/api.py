@@ -1,7 +1,5 @@
-from typing import Any
-
 from core.crud import Crud
-from core.envelope import Message, ok
+from core.envelope import Answer, Message, ok
 from core.errors import not_found
 from core.listing import ListSpec
 from core.permissions import perm
@@ -139,7 +137,7 @@ Crud(
     operation_id="driver_delete",
     summary="Delete a driver (their sign-in is kept, deactivated)",
 )
-def delete_driver(request: HttpRequest, id: int) -> Any:
+def delete_driver(request: HttpRequest, id: int) -> Answer:
     driver = selectors.drivers().filter(pk=id).first()
     if driver is None:
         raise not_found("Driver")

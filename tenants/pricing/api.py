@@ -4,7 +4,7 @@ from typing import Any, Literal
 
 from core.crud import Crud
 from core.csv_io import CsvImport, Lookup
-from core.envelope import Envelope, Message, ok
+from core.envelope import Answer, Envelope, Message, ok
 from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import perm, register_resource
@@ -170,7 +170,7 @@ class TaxRateQuery(Schema):
     operation_id="tax_rate_create",
     summary="Add a rate to a tax (from a date; an open rate before it ends the day before)",
 )
-def add_tax_rate(request: HttpRequest, q: Query[TaxRateQuery], payload: TaxRateIn) -> Any:
+def add_tax_rate(request: HttpRequest, q: Query[TaxRateQuery], payload: TaxRateIn) -> Answer:
     with transaction.atomic():
         rate = services.add_tax_rate(q.tax_id, payload.dict())
     return ok(rate, "Tax rate added successfully", status=201)
@@ -183,7 +183,7 @@ def add_tax_rate(request: HttpRequest, q: Query[TaxRateQuery], payload: TaxRateI
     operation_id="tax_rate_delete",
     summary="Delete a tax rate",
 )
-def delete_tax_rate(request: HttpRequest, id: int) -> Any:
+def delete_tax_rate(request: HttpRequest, id: int) -> Answer:
     rate = TaxRate.objects.filter(pk=id).first()
     if rate is None:
         raise ApiError(404, "Tax rate not found")
@@ -195,7 +195,7 @@ def _summary_route(kind: str, label: str, permission: str) -> None:
     """A document's tax summary needs the document's own view permission (it shows its quantities,
     amounts and taxes), not the tax catalogue's."""
 
-    def summary(request: HttpRequest, id: int) -> Any:
+    def summary(request: HttpRequest, id: int) -> Answer:
         summary = services.document_tax_summary(kind, id, label.capitalize())
         return ok(summary, f"Taxes of the {label} retrieved successfully")
 
@@ -316,7 +316,7 @@ register_resource("buying_price", "Buying prices", ("add", "change", "delete"))
     operation_id="buying_price_save",
     summary="Add a buying price, or update the one with the same supplier, terminal, product and start",
 )
-def save_buying_price(request: HttpRequest, payload: BuyingPriceIn) -> Any:
+def save_buying_price(request: HttpRequest, payload: BuyingPriceIn) -> Answer:
     with transaction.atomic():
         bp, created = services.save_buying_price(payload.dict())
     return ok(
@@ -333,7 +333,7 @@ def save_buying_price(request: HttpRequest, payload: BuyingPriceIn) -> Any:
     operation_id="buying_price_delete",
     summary="Delete a buying price",
 )
-def delete_buying_price(request: HttpRequest, id: int) -> Any:
+def delete_buying_price(request: HttpRequest, id: int) -> Answer:
     with transaction.atomic():
         services.delete_buying_price(buying_price_crud.get_object(id))
     return ok(None, "Buying price deleted successfully!")
@@ -346,7 +346,7 @@ def delete_buying_price(request: HttpRequest, id: int) -> Any:
     operation_id="buying_price_sheet",
     summary="Save a supplier's rack for a day (terminal x product grid): all rows or none",
 )
-def save_rack_sheet(request: HttpRequest, payload: RackSheetIn) -> Any:
+def save_rack_sheet(request: HttpRequest, payload: RackSheetIn) -> Answer:
     with transaction.atomic():
         counts = services.save_rack_sheet(
             payload.supplier_id, payload.effective_from, [r.dict() for r in payload.rows]
@@ -369,7 +369,7 @@ class RackBoardQuery(Schema):
     operation_id="buying_price_board",
     summary="The rack on a date by terminal x product, with the change from the day before",
 )
-def rack_board(request: HttpRequest, q: Query[RackBoardQuery]) -> Any:
+def rack_board(request: HttpRequest, q: Query[RackBoardQuery]) -> Answer:
     return ok(
         selectors.rack_board(q.date or dt.date.today(), q.supplier_id, q.basis),
         "Rack board retrieved successfully",
@@ -390,7 +390,7 @@ class HistoryQuery(Schema):
     operation_id="buying_price_history",
     summary="Each supplier's price per day at a terminal for a product",
 )
-def rack_history(request: HttpRequest, q: Query[HistoryQuery]) -> Any:
+def rack_history(request: HttpRequest, q: Query[HistoryQuery]) -> Answer:
     end = q.end or dt.date.today()
     start = end - dt.timedelta(days=q.days - 1)
     points = selectors.rack_history(q.terminal_id, q.product_id, start, end)
@@ -487,7 +487,7 @@ def pricing_selectors_load(customer_id: int, product_ids: list[int], on: dt.date
     description="With `sales_order_id` instead: the order's price list (`simple_prices`), answered by "
     "the sales app through `services.register_sales_order_prices`.",
 )
-def customer_price_index(request: HttpRequest, q: Query[CustomerPriceIndexQuery]) -> Any:
+def customer_price_index(request: HttpRequest, q: Query[CustomerPriceIndexQuery]) -> Answer:
     if q.sales_order_id is not None:
         return services.sales_order_prices(q.sales_order_id)
     if q.customer_id is None:
@@ -546,7 +546,7 @@ def _pricing_message(data: dict[str, Any], created: int, updated: int, verb: str
     operation_id="customer_price_add",
     summary="Add pricing items to a customer (and set its pricing type)",
 )
-def add_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Any:
+def add_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Answer:
     data = payload.dict()
     with transaction.atomic():
         created, updated = services.save_customer_pricing(customer_id, data)
@@ -560,7 +560,7 @@ def add_customer_pricing(request: HttpRequest, customer_id: int, payload: Custom
     operation_id="customer_price_update",
     summary="Change a customer's pricing type and items (an empty pricings list changes the type only)",
 )
-def update_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Any:
+def update_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Answer:
     data = payload.dict()
     with transaction.atomic():
         created, updated = services.save_customer_pricing(customer_id, data)
@@ -580,7 +580,7 @@ class DeletePricingQuery(Schema):
     operation_id="customer_price_delete",
     summary="Delete a customer's pricing item (id), or all its items (the type goes back to standard)",
 )
-def delete_customer_pricing(request: HttpRequest, customer_id: int, q: Query[DeletePricingQuery]) -> Any:
+def delete_customer_pricing(request: HttpRequest, customer_id: int, q: Query[DeletePricingQuery]) -> Answer:
     with transaction.atomic():
         services.delete_customer_pricing(customer_id, q.id)
     what = "Pricing item" if q.id else "Customer pricing"
@@ -601,7 +601,7 @@ class FinalPriceQuery(Schema):
     operation_id="customer_price_final",
     summary="What a customer pays per unit for a product on a date (final_price), with its breakdown",
 )
-def final_price(request: HttpRequest, q: Query[FinalPriceQuery]) -> Any:
+def final_price(request: HttpRequest, q: Query[FinalPriceQuery]) -> Answer:
     on = q.pricing_date or dt.date.today()
     try:
         quoted = services.customer_price(
@@ -654,7 +654,7 @@ def _document_out(doc: Any, sentences: list[str], assumed: dict[str, Any]) -> di
     operation_id="customer_price_explain",
     summary="Price check: what a customer pays for a quantity of a product at a ship-to on a date, explained",
 )
-def explain(request: HttpRequest, q: Query[ExplainQuery]) -> Any:
+def explain(request: HttpRequest, q: Query[ExplainQuery]) -> Answer:
     fee_ids: list[int] = []
     for part in (q.fee_ids or "").split(","):
         if part.strip():

@@ -12,14 +12,14 @@ from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models, transaction
 from django.db.models import ProtectedError, QuerySet, RestrictedError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
 from ninja import File, Query, Router, Schema
 from ninja.files import UploadedFile
 from pydantic import Field, create_model
 
 from core import csv_io, listsql, renderers, rows, scoping
-from core.envelope import Envelope, Message, Page, ok
+from core.envelope import Answer, Envelope, Message, Page, ok
 from core.errors import ApiError, describe_dependents
 from core.listing import AnyOf, ListSpec, apply_list, is_narrowed, paginate
 from core.permissions import perm, register_resource
@@ -344,7 +344,7 @@ class Crud:
 
         if "list" in self.ops:
 
-            def list_items(request: HttpRequest, params: Query[query_schema]) -> Any:  # type: ignore[valid-type]
+            def list_items(request: HttpRequest, params: Query[query_schema]) -> Answer | HttpResponse:  # type: ignore[valid-type]
                 message = f"{plural} retrieved successfully"
                 if crud.row_plan is None:
                     return ok(paginate(crud.list_queryset(params), params, crud.default_size), message)
@@ -369,7 +369,7 @@ class Crud:
         if "export" in self.ops:
             basename = slugify(plural)
 
-            def export_items(request: HttpRequest, params: Query[query_schema]) -> Any:  # type: ignore[valid-type]
+            def export_items(request: HttpRequest, params: Query[query_schema]) -> StreamingHttpResponse:  # type: ignore[valid-type]
                 return csv_io.export_response(crud.list_queryset(params), out, basename)
 
             r.get(
@@ -387,7 +387,7 @@ class Crud:
 
         if "all" in self.ops:
 
-            def all_items(request: HttpRequest) -> Any:
+            def all_items(request: HttpRequest) -> Answer:
                 qs = crud.base_queryset().order_by(crud.spec.default_sort, "id")[:ALL_LIMIT]
                 return ok(list(qs), f"{plural} retrieved successfully")
 
@@ -401,7 +401,7 @@ class Crud:
 
         if "get" in self.ops:
 
-            def get_item(request: HttpRequest, id: int) -> Any:
+            def get_item(request: HttpRequest, id: int) -> Answer:
                 return ok(crud.get_object(id), f"{crud.label} retrieved successfully")
 
             r.get(
@@ -414,7 +414,7 @@ class Crud:
 
         if "create" in self.ops:
 
-            def create_item(request: HttpRequest, payload: create_in) -> Any:  # type: ignore[valid-type]
+            def create_item(request: HttpRequest, payload: create_in) -> Answer:  # type: ignore[valid-type]
                 obj = crud.do_create(payload.dict())  # type: ignore[attr-defined]
                 return ok(obj, f"{crud.label} created successfully", status=201)
 
@@ -428,7 +428,7 @@ class Crud:
 
         if "update" in self.ops:
 
-            def update_item(request: HttpRequest, id: int, payload: update_in) -> Any:  # type: ignore[valid-type]
+            def update_item(request: HttpRequest, id: int, payload: update_in) -> Answer:  # type: ignore[valid-type]
                 obj = crud.get_object(id)
                 obj = crud.do_update(obj, payload.dict(exclude_unset=True))  # type: ignore[attr-defined]
                 return ok(obj, f"{crud.label} updated successfully")
@@ -443,7 +443,7 @@ class Crud:
 
         if "delete" in self.ops:
 
-            def delete_item(request: HttpRequest, id: int) -> Any:
+            def delete_item(request: HttpRequest, id: int) -> Answer:
                 crud.do_delete(crud.get_object(id))
                 return ok(None, f"{crud.label} deleted successfully")
 
@@ -463,7 +463,7 @@ class Crud:
         columns_doc = csv_io.describe_columns(importer)
         result = Envelope[csv_io.DataImportOut]
 
-        def import_template(request: HttpRequest) -> Any:
+        def import_template(request: HttpRequest) -> HttpResponse:
             return csv_io.csv_text_response([list(importer.columns)], f"{basename}-import-template.csv")
 
         r.get(
@@ -476,7 +476,7 @@ class Crud:
         )(import_template)
 
         @upload_route()
-        def import_preview(request: HttpRequest, file: File[UploadedFile]) -> Any:
+        def import_preview(request: HttpRequest, file: File[UploadedFile]) -> Answer:
             imp = csv_io.start_import(crud, file, request.auth)
             if imp.status == "validating":
                 return ok(imp, imp.message, status=202)
@@ -493,7 +493,7 @@ class Crud:
             "import.\n\n" + columns_doc,
         )(import_preview)
 
-        def import_status(request: HttpRequest, import_id: int) -> Any:
+        def import_status(request: HttpRequest, import_id: int) -> Answer:
             imp = csv_io.get_import(crud, import_id)
             return ok(imp, imp.message or "Import retrieved successfully")
 
@@ -505,7 +505,7 @@ class Crud:
             summary=f"Progress and result of a {self.label.lower()} import",
         )(import_status)
 
-        def import_confirm(request: HttpRequest, import_id: int) -> Any:
+        def import_confirm(request: HttpRequest, import_id: int) -> Answer:
             imp = csv_io.confirm_import(crud, import_id)
             if imp.status == "importing":
                 return ok(imp, imp.message, status=202)

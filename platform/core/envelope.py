@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from ninja import Schema
 from ninja.responses import Status
@@ -33,7 +33,12 @@ class Message(Schema):
     data: None = None
 
 
-def ok(data: Any = None, message: str = "OK", status: int = 200) -> Any:
+# What a route handler returns: the envelope as a dict (answered 200), or wrapped in ninja's Status
+# for another code (`ok(..., status=201)`). The schema of `data` is the route's `response=`.
+Answer: TypeAlias = dict[str, Any] | Status[dict[str, Any]]
+
+
+def ok(data: Any = None, message: str = "OK", status: int = 200) -> Answer:
     body = {"status_code": status, "message": message, "data": data}
     return Status(status, body) if status != 200 else body
 

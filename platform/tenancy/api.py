@@ -3,7 +3,7 @@
 from typing import Any
 
 from core import csp
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.storage import check_storage
 from django.core.cache import cache
 from django.db import connection
@@ -17,7 +17,7 @@ router = Router(tags=["platform"])
 
 
 @router.get("/ping", response=Envelope[None], auth=None, operation_id="ping")
-def ping(request: HttpRequest) -> Any:
+def ping(request: HttpRequest) -> Answer:
     """A no-op, for load balancers and as the baseline of the auth-overhead benchmark."""
     return ok(None, "pong")
 
@@ -38,7 +38,7 @@ class HealthOut(Schema):
 @router.get(
     "/health", response={200: Envelope[HealthOut], 503: Envelope[HealthOut]}, auth=None, operation_id="health"
 )
-def health(request: HttpRequest) -> Any:
+def health(request: HttpRequest) -> Answer:
     """What is wrong, for an operator: each dependency is "ok", "warning: ..." or "error: ...";
     any error makes it a 503. Load balancers call /api/health/live."""
     checks: dict[str, Any] = {"database": "ok", "redis": "ok", "storage": "ok"}
@@ -68,7 +68,7 @@ def health(request: HttpRequest) -> Any:
 
 
 @router.get("/health/live", response=Envelope[None], auth=None, operation_id="health_live")
-def health_live(request: HttpRequest) -> Any:
+def health_live(request: HttpRequest) -> Answer:
     """The process answers (no database, no Redis): what load balancers and container checks call."""
     return ok(None, "alive")
 
@@ -98,7 +98,7 @@ CSP_REPORT_BODY = {
     operation_id="csp_report",
     openapi_extra={"requestBody": CSP_REPORT_BODY},
 )
-def csp_report(request: HttpRequest) -> Any:
+def csp_report(request: HttpRequest) -> Answer:
     """Where browsers report Content-Security-Policy violations of the SPA's pages (core/csp.py):
     each is logged; at most CSP_REPORTS_PER_MINUTE bodies a minute per address."""
     count = csp.receive_report(request)

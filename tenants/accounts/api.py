@@ -1,7 +1,7 @@
 from typing import Any
 
 from core.crud import Crud
-from core.envelope import Envelope, Message, ok
+from core.envelope import Answer, Envelope, Message, ok
 from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import TenantAuth, acting_user, current_user, perm, register_resource
@@ -39,7 +39,7 @@ signed_in = TenantAuth()
 
 
 @auth_router.post("/login", response=Envelope[SessionOut], auth=None, operation_id="auth_login")
-def login(request: HttpRequest, payload: LoginIn) -> Any:
+def login(request: HttpRequest, payload: LoginIn) -> Answer:
     return ok(auth.login(request, payload.email, payload.password), "Login successful")
 
 
@@ -49,7 +49,7 @@ def login(request: HttpRequest, payload: LoginIn) -> Any:
     auth=None,
     operation_id="auth_login_google_start",
 )
-def login_google_start(request: HttpRequest) -> Any:
+def login_google_start(request: HttpRequest) -> Answer:
     """ "Sign in with Google": the URL of Google's sign-in (state + nonce); Google sends the browser
     back to `/login?code&state`, which posts them to `/login/google`."""
     url = services.sign_in_provider("google").start()
@@ -57,12 +57,12 @@ def login_google_start(request: HttpRequest) -> Any:
 
 
 @auth_router.post("/login/google", response=Envelope[SessionOut], auth=None, operation_id="auth_login_google")
-def login_google(request: HttpRequest, payload: ExternalSignInIn) -> Any:
+def login_google(request: HttpRequest, payload: ExternalSignInIn) -> Answer:
     return ok(auth.login_with_provider(request, "google", payload.code, payload.state), "Login successful")
 
 
 @auth_router.post("/logout", response=Message, auth=signed_in, operation_id="auth_logout")
-def logout(request: HttpRequest) -> Any:
+def logout(request: HttpRequest) -> Answer:
     from core.authcache import revoke
 
     services.record_event(request.auth, "logout", request)
@@ -71,12 +71,12 @@ def logout(request: HttpRequest) -> Any:
 
 
 @auth_router.get("/profile", response=Envelope[ProfileOut], auth=signed_in, operation_id="auth_profile")
-def profile(request: HttpRequest) -> Any:
+def profile(request: HttpRequest) -> Answer:
     return ok(auth.profile_of(request.auth, connection.tenant), "Profile retrieved successfully")
 
 
 @auth_router.get("/session", response=Envelope[SessionInfoOut], auth=signed_in, operation_id="auth_session")
-def session_info(request: HttpRequest) -> Any:
+def session_info(request: HttpRequest) -> Answer:
     """Who this token is, read from the token and the auth cache alone (cheap; no database query)."""
     user = request.auth
     claims = request.claims  # type: ignore[attr-defined]
@@ -95,7 +95,7 @@ def session_info(request: HttpRequest) -> Any:
 @auth_router.post(
     "/password-reset/request", response=Message, auth=None, operation_id="auth_password_reset_request"
 )
-def password_reset_request(request: HttpRequest, payload: PasswordResetRequestIn) -> Any:
+def password_reset_request(request: HttpRequest, payload: PasswordResetRequestIn) -> Answer:
     from core import ratelimit
     from django.conf import settings
 
@@ -113,7 +113,7 @@ def password_reset_request(request: HttpRequest, payload: PasswordResetRequestIn
 @auth_router.post(
     "/password-reset/confirm", response=Message, auth=None, operation_id="auth_password_reset_confirm"
 )
-def password_reset_confirm(request: HttpRequest, payload: PasswordResetConfirmIn) -> Any:
+def password_reset_confirm(request: HttpRequest, payload: PasswordResetConfirmIn) -> Answer:
     auth.confirm_password_reset(payload.token, payload.password)
     return ok(None, "Your password has been changed. You can sign in now.")
 
@@ -189,7 +189,7 @@ register_resource("user", "Users", (roles.ADMINISTER_USERS.partition(".")[2],))
 @roles_router.get(
     "/current-user", response=Envelope[CurrentUserOut], auth=signed_in, operation_id="role_current_user"
 )
-def role_current_user(request: HttpRequest) -> Any:
+def role_current_user(request: HttpRequest) -> Answer:
     user = current_user(request)
     role = selectors.roles().filter(pk=user.role_id).first() if user.role_id else None
     profile = auth.profile_of(user, connection.tenant)
@@ -235,7 +235,7 @@ Crud(
 @permissions_router.get(
     "", response=Envelope[list[PermissionOut]], auth=perm("role.view"), operation_id="permission_list"
 )
-def permission_list(request: HttpRequest) -> Any:
+def permission_list(request: HttpRequest) -> Answer:
     return ok(list(selectors.permissions()), "Permissions retrieved successfully")
 
 

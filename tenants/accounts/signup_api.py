@@ -2,10 +2,8 @@
 this app answers with the first admin's session. It lives here, not in tenancy/api.py, because the
 session and its schemas are this app's and the platform sits below the domain apps."""
 
-from typing import Any
-
 from core import ratelimit
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest
@@ -19,7 +17,7 @@ router = Router(tags=["platform"])
 
 
 @router.post("/tenant", response={201: Envelope[SessionOut]}, auth=None, operation_id="tenant_signup")
-def signup(request: HttpRequest, payload: SignupIn) -> Any:
+def signup(request: HttpRequest, payload: SignupIn) -> Answer:
     ratelimit.hit(
         "signup-ip",
         ratelimit.client_ip(request),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.envelope import Envelope, Page, ok, page_of
+from core.envelope import Answer, Envelope, Page, ok, page_of
 from core.errors import ApiError
 from core.permissions import acting_user, perm, register_resource
 from core.scoping import get_or_404
@@ -55,7 +55,7 @@ def _detail(row: ParsedBill) -> dict[str, Any]:
     operation_id="parse_document_upload",
 )
 @upload_route(files=services.MAX_FILES)
-def upload(request: HttpRequest, files: File[list[UploadedFile]]) -> Any:
+def upload(request: HttpRequest, files: File[list[UploadedFile]]) -> Answer:
     """One or many invoice PDFs (multipart field `files`): answered at once, parsed by the worker."""
     batch, rows = services.submit_documents(files=list(files), user=acting_user())
     queued = any(r.status == ParsedBill.Status.QUEUED for r in rows)
@@ -71,7 +71,7 @@ def upload(request: HttpRequest, files: File[list[UploadedFile]]) -> Any:
     auth=perm("bill_parse.view"),
     operation_id="parse_document_list",
 )
-def list_documents(request: HttpRequest, params: Query[BillParseListQuery]) -> Any:
+def list_documents(request: HttpRequest, params: Query[BillParseListQuery]) -> Answer:
     qs = selectors.parsed_bills()
     if params.batch:
         qs = qs.filter(batch=params.batch)
@@ -87,7 +87,7 @@ def list_documents(request: HttpRequest, params: Query[BillParseListQuery]) -> A
     auth=perm("bill_parse.view"),
     operation_id="parse_document_choices",
 )
-def choices(request: HttpRequest) -> Any:
+def choices(request: HttpRequest) -> Answer:
     return ok(selectors.choices(), "Choices retrieved")
 
 
@@ -97,7 +97,7 @@ def choices(request: HttpRequest) -> Any:
     auth=perm("bill_parse.view"),
     operation_id="parse_document_get",
 )
-def get_document(request: HttpRequest, parse_id: int) -> Any:
+def get_document(request: HttpRequest, parse_id: int) -> Answer:
     return ok(_detail(_get(parse_id)), "Parsed document retrieved")
 
 
@@ -131,7 +131,7 @@ def page_image(request: HttpRequest, parse_id: int, page: int) -> HttpResponse:
     auth=perm("bill_parse.change"),
     operation_id="parse_document_review",
 )
-def save_review(request: HttpRequest, parse_id: int, payload: BillParseReviewIn) -> Any:
+def save_review(request: HttpRequest, parse_id: int, payload: BillParseReviewIn) -> Answer:
     _get(parse_id)
     row = services.save_review(parse_id=parse_id, review=payload.model_dump(mode="json"))
     return ok(_detail(_get(row.pk)), "Review saved")
@@ -143,7 +143,7 @@ def save_review(request: HttpRequest, parse_id: int, payload: BillParseReviewIn)
     auth=perm("bill.add"),
     operation_id="parse_document_create_bill",
 )
-def create_bill(request: HttpRequest, parse_id: int, payload: BillParseReviewIn) -> Any:
+def create_bill(request: HttpRequest, parse_id: int, payload: BillParseReviewIn) -> Answer:
     """The reviewed draft becomes a draft bill, on the open purchase order that fits."""
     _get(parse_id)
     review = payload.model_dump(mode="json")

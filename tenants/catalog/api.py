@@ -2,7 +2,7 @@ from typing import Any
 
 from core.crud import ALL_OPS, Crud
 from core.csv_io import CsvImport, Lookup
-from core.envelope import Envelope, Message, Page, ok
+from core.envelope import Answer, Envelope, Message, Page, ok
 from core.errors import ApiError
 from core.listing import ListSpec, paginate
 from core.permissions import perm
@@ -36,14 +36,14 @@ def missing_id_routes(router: Router, path: str, resource: str, message: str) ->
     for method in ("PUT", "DELETE"):
         auth = perm(f"{resource}.{'change' if method == 'PUT' else 'delete'}")
 
-        def missing_raw_id(request: HttpRequest, raw: str) -> Any:
+        def missing_raw_id(request: HttpRequest, raw: str) -> Answer:
             raise ApiError(422, message)
 
         missing_raw_id.__name__ = f"missing_id_{method.lower()}_{resource}_raw"
         router.api_operation([method], f"{path}/{{raw}}", auth=auth, include_in_schema=False)(missing_raw_id)
 
     # A GET of the same not-an-id path is simply not found (not a 405 because PUT/DELETE match it).
-    def not_an_id(request: HttpRequest, raw: str) -> Any:
+    def not_an_id(request: HttpRequest, raw: str) -> Answer:
         raise ApiError(404, "Not found: this is not the id of a record.")
 
     not_an_id.__name__ = f"not_an_id_get_{resource}_raw"
@@ -202,7 +202,7 @@ def products_of_category(
     request: HttpRequest,
     category_id: str,
     params: Query[ProductsOfCategoryQuery],  # type: ignore[valid-type]
-) -> Any:
+) -> Answer:
     # ASCII digits only: "¹" is a digit to str.isdigit() but not to int().
     if not (category_id.isascii() and category_id.isdigit()) or len(category_id) > 18 or int(category_id) < 1:
         raise ApiError(422, services.MISSING_CATEGORY_ID)
@@ -214,7 +214,7 @@ def products_of_category(
 
 
 @product_router.get("/products/products_category", auth=perm("product.view"), include_in_schema=False)
-def products_of_no_category(request: HttpRequest) -> Any:
+def products_of_no_category(request: HttpRequest) -> Answer:
     raise ApiError(422, services.MISSING_CATEGORY_ID)
 
 
@@ -225,7 +225,7 @@ def products_of_no_category(request: HttpRequest) -> Any:
     operation_id="product_update_by_body",
     summary="Update a product named by products_id in the body",
 )
-def update_product_by_body(request: HttpRequest, payload: ProductUpdate) -> Any:
+def update_product_by_body(request: HttpRequest, payload: ProductUpdate) -> Answer:
     data = payload.dict(exclude_unset=True)
     if not data.get("products_id"):
         raise ApiError(422, services.MISSING_PRODUCT_ID)
@@ -240,7 +240,7 @@ def update_product_by_body(request: HttpRequest, payload: ProductUpdate) -> Any:
     operation_id="product_delete_by_query",
     summary="Delete a product named by product_id",
 )
-def delete_product_by_query(request: HttpRequest, product_id: int | None = None) -> Any:
+def delete_product_by_query(request: HttpRequest, product_id: int | None = None) -> Answer:
     if not product_id or product_id < 1:
         raise ApiError(422, services.MISSING_PRODUCT_ID)
     product_crud.do_delete(product_crud.get_object(product_id))

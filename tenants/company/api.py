@@ -1,7 +1,5 @@
-from typing import Any
-
 from core.crud import Crud
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.permissions import perm, register_resource
 from core.storage import download_headers, open_tenant_file, save_upload
 from core.uploads import upload_route
@@ -38,7 +36,7 @@ settings_crud = Crud(
     auth=perm("company_settings.view"),
     operation_id="company_settings_get",
 )
-def get_settings(request: HttpRequest) -> Any:
+def get_settings(request: HttpRequest) -> Answer:
     current = settings_crud.base_queryset().first()
     return ok(current, "Company settings retrieved successfully" if current else "No company settings yet")
 
@@ -50,7 +48,7 @@ def get_settings(request: HttpRequest) -> Any:
     operation_id="storage_upload_file",
 )
 @upload_route()
-def upload_file(request: HttpRequest, file: File[UploadedFile], purpose: Form[str] = "logo") -> Any:
+def upload_file(request: HttpRequest, file: File[UploadedFile], purpose: Form[str] = "logo") -> Answer:
     stored = save_upload(file, purpose)
     return ok(stored.__dict__, "File uploaded successfully", status=201)
 

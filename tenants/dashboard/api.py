@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.permissions import perm, register_resource
 from django.http import HttpRequest
 from ninja import Query, Router
@@ -24,7 +22,7 @@ register_resource("dashboard", "Dashboard", ("view",))
     operation_id="dashboard_product_summary",
     summary="Products ordered, delivered, revenue and margin per day over the last days; the KPI tiles",
 )
-def product_summary(request: HttpRequest, params: Query[DashboardSummaryQuery]) -> Any:
+def product_summary(request: HttpRequest, params: Query[DashboardSummaryQuery]) -> Answer:
     data = selectors.product_summary(days=params.days, force_refresh=params.force_refresh)
     return ok(data, "Product summary retrieved successfully")
 

@@ -1,6 +1,4 @@
-from typing import Any
-
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.errors import ApiError
 from core.permissions import perm, register_resource
 from django.http import HttpRequest, HttpResponse
@@ -33,7 +31,7 @@ def _get(export_id: int) -> DataExport:
     description="Every list as CSV, every document as PDF and every uploaded file, built by the worker "
     "(job log kind `data_export`). 409 while another export is being built.",
 )
-def start(request: HttpRequest) -> Any:
+def start(request: HttpRequest) -> Answer:
     export = services.start_export(request.auth)
     return ok(DataExportOut.from_orm(export), "The export is being built", status=201)
 
@@ -45,7 +43,7 @@ def start(request: HttpRequest) -> Any:
     operation_id="data_export_list",
     summary="The latest exports, newest first, with their progress",
 )
-def list_exports(request: HttpRequest) -> Any:
+def list_exports(request: HttpRequest) -> Answer:
     items = [DataExportOut.from_orm(e) for e in DataExport.objects.all()[:10]]
     return ok({"items": items}, "Data exports retrieved successfully")
 
@@ -57,7 +55,7 @@ def list_exports(request: HttpRequest) -> Any:
     operation_id="data_export_get",
     summary="One export and its progress",
 )
-def get_export(request: HttpRequest, export_id: int) -> Any:
+def get_export(request: HttpRequest, export_id: int) -> Answer:
     return ok(DataExportOut.from_orm(_get(export_id)), "Data export retrieved successfully")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.envelope import Envelope, Page, ok
+from core.envelope import Answer, Envelope, Page, ok
 from core.listing import ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 from core.scoping import scoped
@@ -79,7 +79,7 @@ def pdf_response(ticket_id: int) -> HttpResponse:
     description="Newest first; `sales_order_id` narrows to an order's tickets, `status` to open, delivered "
     "or void.",
 )
-def list_tickets(request: HttpRequest, params: Query[DeliveryTicketListQuery]) -> Any:  # type: ignore[valid-type]
+def list_tickets(request: HttpRequest, params: Query[DeliveryTicketListQuery]) -> Answer:  # type: ignore[valid-type]
     qs = apply_list(selectors.filter_tickets(scoped(selectors.tickets()), params), params, LIST_SPEC)
     return ok(paginate(qs, params, DEFAULT_SIZE), "Delivery tickets retrieved successfully")
 
@@ -93,7 +93,7 @@ def list_tickets(request: HttpRequest, params: Query[DeliveryTicketListQuery]) -
     "ticket keeps its number when generated again; one no longer needed is voided. Delivered tickets "
     "never change.",
 )
-def generate(request: HttpRequest, params: Query[DeliveryTicketGenerateQuery]) -> Any:
+def generate(request: HttpRequest, params: Query[DeliveryTicketGenerateQuery]) -> Answer:
     order = selectors.get_order(params.sales_order_id)
     tickets = services.generate_tickets(
         order=order,
@@ -115,7 +115,7 @@ def generate(request: HttpRequest, params: Query[DeliveryTicketGenerateQuery]) -
     description="Its lines with each product's API gravity and VCF group (for net gallons at 60 °F), the "
     "customer's tanks at the ship-to, the order's tickets and what they hold.",
 )
-def entry(request: HttpRequest, sales_order_id: int) -> Any:
+def entry(request: HttpRequest, sales_order_id: int) -> Answer:
     order = selectors.get_order(sales_order_id)
     return ok(selectors.entry_view(order), "Delivery entry retrieved successfully")
 
@@ -130,7 +130,7 @@ def entry(request: HttpRequest, sales_order_id: int) -> Any:
     "`photo_keys` (purpose `photo`), GPS. Starts the delivery when the order is only assigned, records "
     "the delivered products and delivers the order (unless `complete=false`), in one transaction.",
 )
-def record(request: HttpRequest, sales_order_id: int, payload: DeliveryEntryIn) -> Any:
+def record(request: HttpRequest, sales_order_id: int, payload: DeliveryEntryIn) -> Answer:
     order = selectors.get_order(sales_order_id)
     tickets = services.record_delivery(
         order=order,
@@ -157,7 +157,7 @@ def record(request: HttpRequest, sales_order_id: int, payload: DeliveryEntryIn) 
     summary="Get a delivery ticket (JSON), or its PDF with Accept: application/pdf",
     openapi_extra=PDF_DOC,
 )
-def get_ticket(request: HttpRequest, id: int) -> Any:
+def get_ticket(request: HttpRequest, id: int) -> Answer | HttpResponse:
     if wants_pdf(request):
         return pdf_response(id)
     return ok(selectors.get_ticket(id), "Delivery ticket retrieved successfully")
@@ -170,7 +170,7 @@ def get_ticket(request: HttpRequest, id: int) -> Any:
     summary="The printable ticket's data (company, customer, ship-to, lines, proof with inlined images)",
     description="The `delivery_ticket` document contract (tenants/documents), as the PDF prints it.",
 )
-def document(request: HttpRequest, id: int) -> Any:
+def document(request: HttpRequest, id: int) -> Answer:
     ticket = selectors.get_ticket(id)
     return ok(selectors.ticket_document_data(ticket), "Delivery ticket document retrieved successfully")
 

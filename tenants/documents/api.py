@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from core.envelope import Envelope, Message, Page, ok
+from core.envelope import Answer, Envelope, Message, Page, ok
 from core.listing import ListParams, ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 from django.db import transaction
@@ -84,7 +84,7 @@ def _rendered(
 
 
 @router.get("", response=Envelope[Page[TemplateOut]], auth=perm("document_template.view"))
-def list_templates(request: HttpRequest, params: Query[TemplateListQuery]) -> Any:
+def list_templates(request: HttpRequest, params: Query[TemplateListQuery]) -> Answer:
     """Templates of this company; the shipped defaults are created the first time."""
     with transaction.atomic():
         services.ensure_defaults()
@@ -93,7 +93,7 @@ def list_templates(request: HttpRequest, params: Query[TemplateListQuery]) -> An
 
 
 @router.get("/contract/{doc_type}", response=Envelope[ContractOut], auth=perm("document_template.view"))
-def get_contract(request: HttpRequest, doc_type: DocumentTemplate.Type) -> Any:
+def get_contract(request: HttpRequest, doc_type: DocumentTemplate.Type) -> Answer:
     """The fields and table columns a template of this document type can print."""
     return ok(selectors.contract(str(doc_type.value)), "Document fields retrieved successfully")
 
@@ -104,7 +104,7 @@ def get_contract(request: HttpRequest, doc_type: DocumentTemplate.Type) -> Any:
     auth=perm("document_template.view"),
     openapi_extra={"responses": PDF_OR_HTML},
 )
-def render_unsaved(request: HttpRequest, payload: RenderIn, query: Query[RenderQuery]) -> Any:
+def render_unsaved(request: HttpRequest, payload: RenderIn, query: Query[RenderQuery]) -> Answer:
     """The designer's current (unsaved) template with sample data, or with a real document's
     (`source_id`): exactly what it will print."""
     services.check_components(payload.components)
@@ -116,7 +116,7 @@ def render_unsaved(request: HttpRequest, payload: RenderIn, query: Query[RenderQ
 )
 def list_sources(
     request: HttpRequest, doc_type: DocumentTemplate.Type, query: Query[DocumentSourceQuery]
-) -> Any:
+) -> Answer:
     """Recent real documents of a type (newest first) to preview a template with."""
     rows = services.recent_documents(str(doc_type.value), query.search.strip(), query.limit)
     return ok([{"id": i, "label": label} for i, label in rows], "Documents retrieved successfully")
@@ -130,7 +130,7 @@ def list_sources(
 )
 def print_document(
     request: HttpRequest, doc_type: DocumentTemplate.Type, source_id: int, query: Query[PrintQuery]
-) -> Any:
+) -> Answer | HttpResponse:
     """A real document (an invoice, a delivery ticket) printed with the company's default template
     of its type (or `template_id`): the HTML, or the PDF with `Accept: application/pdf`."""
     kind = str(doc_type.value)
@@ -153,39 +153,39 @@ def print_document(
 
 
 @router.get("/{int:id}", response=Envelope[TemplateOut], auth=perm("document_template.view"))
-def get_template(request: HttpRequest, id: int) -> Any:
+def get_template(request: HttpRequest, id: int) -> Answer:
     return ok(selectors.get_template(id), "Template retrieved successfully")
 
 
 @router.post("", response={201: Envelope[TemplateOut]}, auth=perm("document_template.add"))
-def create_template(request: HttpRequest, payload: TemplateIn) -> Any:
+def create_template(request: HttpRequest, payload: TemplateIn) -> Answer:
     with transaction.atomic():
         template = services.create_template(payload.dict())
     return ok(template, "Template created successfully", status=201)
 
 
 @router.put("/{int:id}", response=Envelope[TemplateOut], auth=perm("document_template.change"))
-def update_template(request: HttpRequest, id: int, payload: TemplateUpdate) -> Any:
+def update_template(request: HttpRequest, id: int, payload: TemplateUpdate) -> Answer:
     with transaction.atomic():
         template = services.update_template(selectors.get_template(id), payload.dict(exclude_unset=True))
     return ok(template, "Template updated successfully")
 
 
 @router.delete("/{int:id}", response=Message, auth=perm("document_template.delete"))
-def delete_template(request: HttpRequest, id: int) -> Any:
+def delete_template(request: HttpRequest, id: int) -> Answer:
     with transaction.atomic():
         services.delete_template(selectors.get_template(id))
     return ok(None, "Template deleted successfully")
 
 
 @router.post("/{int:id}/duplicate", response={201: Envelope[TemplateOut]}, auth=perm("document_template.add"))
-def duplicate_template(request: HttpRequest, id: int) -> Any:
+def duplicate_template(request: HttpRequest, id: int) -> Answer:
     template = services.duplicate_template(selectors.get_template(id))
     return ok(template, "Template duplicated successfully", status=201)
 
 
 @router.post("/{int:id}/default", response=Envelope[TemplateOut], auth=perm("document_template.change"))
-def set_default(request: HttpRequest, id: int) -> Any:
+def set_default(request: HttpRequest, id: int) -> Answer:
     """Make this template the one its document type prints with."""
     template = services.set_default(selectors.get_template(id))
     label = DOCUMENT_LABELS[template.type].lower()
@@ -198,7 +198,7 @@ def set_default(request: HttpRequest, id: int) -> Any:
     auth=perm("document_template.view"),
     openapi_extra={"responses": PDF_OR_HTML},
 )
-def preview_template(request: HttpRequest, id: int, query: Query[RenderQuery]) -> Any:
+def preview_template(request: HttpRequest, id: int, query: Query[RenderQuery]) -> Answer:
     """A saved template with sample data of its type, or with a real document's (`source_id`: the
     invoice or the delivery ticket), as HTML or PDF."""
     template = selectors.get_template(id)

@@ -7,9 +7,7 @@ Permissions are the sales order's: a driver holds `sales_order.view`, `.start_de
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.permissions import perm
 from core.uploads import upload_route
 from django.http import HttpRequest
@@ -39,7 +37,7 @@ router = Router(tags=["driver-portal"])
     auth=perm("sales_order.view"),
     summary="The signed-in driver's stops of the day on the chosen trucks, in stop order",
 )
-def todays_orders(request: HttpRequest, query: Query[DriverTodayQuery]) -> Any:
+def todays_orders(request: HttpRequest, query: Query[DriverTodayQuery]) -> Answer:
     driver = selectors.driver_of(request.auth)
     day = query.date or timezone.localdate()
     truck_ids = selectors.parse_ids(query.truck_ids)
@@ -60,7 +58,7 @@ def todays_orders(request: HttpRequest, query: Query[DriverTodayQuery]) -> Any:
     auth=perm("sales_order.view"),
     summary="The signed-in driver's day: deliveries done, quantities per product and truck, open stops",
 )
-def daily_summary(request: HttpRequest, query: Query[DriverSummaryQuery]) -> Any:
+def daily_summary(request: HttpRequest, query: Query[DriverSummaryQuery]) -> Answer:
     driver = selectors.driver_of(request.auth)
     day = query.date or timezone.localdate()
     return ok(selectors.daily_summary(driver, day=day), "Daily summary retrieved successfully")
@@ -75,7 +73,7 @@ def daily_summary(request: HttpRequest, query: Query[DriverSummaryQuery]) -> Any
     "sees it as a note on the order and in /api/driver-portal/conflicts) or `rejected` (bad input). "
     "Sending an id again answers its stored result with `replayed: true` and changes nothing.",
 )
-def actions(request: HttpRequest, payload: DriverActionsIn) -> Any:
+def actions(request: HttpRequest, payload: DriverActionsIn) -> Answer:
     user = request.auth
     driver = selectors.driver_of(user)
     results = services.apply_actions(payload.actions, driver=driver, by=user)
@@ -90,7 +88,7 @@ def actions(request: HttpRequest, payload: DriverActionsIn) -> Any:
     summary="Upload a signature or photo of a delivery (PNG or JPEG); kind: signature or photo",
 )
 @upload_route()
-def upload_proof(request: HttpRequest, file: File[UploadedFile], kind: Form[str] = "photo") -> Any:
+def upload_proof(request: HttpRequest, file: File[UploadedFile], kind: Form[str] = "photo") -> Answer:
     selectors.driver_of(request.auth)
     stored = services.save_proof(file, kind=kind)
     return ok(stored.__dict__, "File uploaded successfully", status=201)
@@ -102,7 +100,7 @@ def upload_proof(request: HttpRequest, file: File[UploadedFile], kind: Form[str]
     auth=perm("sales_order.view"),
     summary="Drivers' actions the server did not apply (conflicts, or rejected input), latest first",
 )
-def conflicts(request: HttpRequest, query: Query[DriverConflictQuery]) -> Any:
+def conflicts(request: HttpRequest, query: Query[DriverConflictQuery]) -> Answer:
     rows = selectors.action_conflicts(outcome=query.outcome, order_id=query.order_id)
     return ok(rows, f"{len(rows)} driver actions")
 

@@ -1,7 +1,5 @@
-from typing import Any
-
 from core.crud import Crud
-from core.envelope import Message, ok
+from core.envelope import Answer, Message, ok
 from core.listing import ListSpec
 from core.permissions import perm
 from core.scoping import get_or_404
@@ -139,7 +137,7 @@ Crud(
     operation_id="driver_delete",
     summary="Delete a driver (their sign-in is kept, deactivated)",
 )
-def delete_driver(request: HttpRequest, id: int) -> Any:
+def delete_driver(request: HttpRequest, id: int) -> Answer:
     driver = get_or_404(selectors.drivers(), id)
     return ok(None, services.delete_driver(driver))
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.permissions import acting_user, perm, register_resource
 from django.http import HttpRequest
 from ninja import Router
@@ -22,7 +20,7 @@ register_resource("google_authentication", "Google authentication", ("view", "ch
     auth=perm("google_authentication.view"),
     operation_id="google_authentication_get",
 )
-def get_status(request: HttpRequest) -> Any:
+def get_status(request: HttpRequest) -> Answer:
     return ok(selectors.authentication_out(), "Google authentication retrieved")
 
 
@@ -32,7 +30,7 @@ def get_status(request: HttpRequest) -> Any:
     auth=perm("google_authentication.change"),
     operation_id="google_authentication_connect",
 )
-def connect(request: HttpRequest) -> Any:
+def connect(request: HttpRequest) -> Answer:
     """Start connecting: the URL of Google's consent screen (gmail.send, offline, prompt=consent)."""
     url = services.start_connect(acting_user=acting_user())
     return ok({"authorization_url": url}, "Continue on Google's page")
@@ -44,7 +42,7 @@ def connect(request: HttpRequest) -> Any:
     auth=perm("google_authentication.change"),
     operation_id="google_authentication_callback",
 )
-def callback(request: HttpRequest, payload: GoogleCallbackIn) -> Any:
+def callback(request: HttpRequest, payload: GoogleCallbackIn) -> Answer:
     """Google's answer (`code`, `state` from the page it sent the browser back to)."""
     services.complete_connect(code=payload.code, state=payload.state, acting_user=acting_user())
     return ok(selectors.authentication_out(), "Google account connected")
@@ -56,7 +54,7 @@ def callback(request: HttpRequest, payload: GoogleCallbackIn) -> Any:
     auth=perm("google_authentication.change"),
     operation_id="google_authentication_disconnect",
 )
-def disconnect(request: HttpRequest) -> Any:
+def disconnect(request: HttpRequest) -> Answer:
     """Revoke the grant at Google and send mail through the server's SMTP again."""
     services.disconnect()
     return ok(selectors.authentication_out(), "Google account disconnected")

@@ -4,9 +4,7 @@ settings (the password is write-only) and a connection test."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.envelope import Envelope, Page, ok, page_of
+from core.envelope import Answer, Envelope, Page, ok, page_of
 from core.errors import ApiError
 from core.permissions import acting_user, perm, register_resource
 from core.storage import download_headers, open_tenant_file
@@ -34,7 +32,7 @@ register_resource("email_agent", "Inbox agent", ("view", "change"))
 @router.post(
     "/start", response=Envelope[MailboxOut], auth=perm("email_agent.change"), operation_id="email_agent_start"
 )
-def start(request: HttpRequest) -> Any:
+def start(request: HttpRequest) -> Answer:
     """Turn polling on (every `poll_every_seconds`, 2 minutes by default) and poll now."""
     box = services.start(acting_user=acting_user())
     return ok(selectors.mailbox_out(box), "Inbox polling started")
@@ -43,7 +41,7 @@ def start(request: HttpRequest) -> Any:
 @router.post(
     "/stop", response=Envelope[MailboxOut], auth=perm("email_agent.change"), operation_id="email_agent_stop"
 )
-def stop(request: HttpRequest) -> Any:
+def stop(request: HttpRequest) -> Answer:
     box = services.stop()
     return ok(selectors.mailbox_out(box), "Inbox polling stopped")
 
@@ -54,7 +52,7 @@ def stop(request: HttpRequest) -> Any:
     auth=perm("email_agent.view"),
     operation_id="email_agent_mailbox",
 )
-def get_mailbox(request: HttpRequest) -> Any:
+def get_mailbox(request: HttpRequest) -> Answer:
     return ok(selectors.mailbox_out(selectors.mailbox()), "Mailbox settings retrieved")
 
 
@@ -64,7 +62,7 @@ def get_mailbox(request: HttpRequest) -> Any:
     auth=perm("email_agent.change"),
     operation_id="email_agent_mailbox_save",
 )
-def save_mailbox(request: HttpRequest, payload: MailboxIn) -> Any:
+def save_mailbox(request: HttpRequest, payload: MailboxIn) -> Answer:
     box = services.save_mailbox(
         host=payload.host,
         port=payload.port,
@@ -83,7 +81,7 @@ def save_mailbox(request: HttpRequest, payload: MailboxIn) -> Any:
     auth=perm("email_agent.change"),
     operation_id="email_agent_mailbox_test",
 )
-def test_mailbox(request: HttpRequest, payload: MailboxTestIn) -> Any:
+def test_mailbox(request: HttpRequest, payload: MailboxTestIn) -> Answer:
     """Log in and read the folder's message count: the answer says what went wrong (a refused
     login, an unreachable server) in words. Nothing is imported or saved."""
     stored = selectors.mailbox()
@@ -119,7 +117,7 @@ def test_mailbox(request: HttpRequest, payload: MailboxTestIn) -> Any:
     auth=perm("email_agent.view"),
     operation_id="email_agent_list",
 )
-def list_messages(request: HttpRequest, query: Query[InboxListQuery]) -> Any:
+def list_messages(request: HttpRequest, query: Query[InboxListQuery]) -> Answer:
     """Received emails, newest first; verified ones only with include_verified=true."""
     qs = selectors.messages(
         sort_by=query.sort_by,
@@ -139,7 +137,7 @@ def list_messages(request: HttpRequest, query: Query[InboxListQuery]) -> Any:
     auth=perm("email_agent.view"),
     operation_id="email_agent_get",
 )
-def get_message(request: HttpRequest, id: int) -> Any:
+def get_message(request: HttpRequest, id: int) -> Answer:
     return ok(selectors.message_out(selectors.get_message(id)), "Email retrieved successfully")
 
 
@@ -172,7 +170,7 @@ def download_attachment(request: HttpRequest, id: int, index: int) -> HttpRespon
     auth=perm("email_agent.change"),
     operation_id="email_agent_read_as",
 )
-def read_as(request: HttpRequest, id: int, payload: ReadAsIn) -> Any:
+def read_as(request: HttpRequest, id: int, payload: ReadAsIn) -> Answer:
     """Read an email (e.g. one classified "other") as a bill or as a quote reply, so it can be
     verified as that: the answer carries the bill's or the quote's proposal."""
     row = services.read_as(
@@ -191,7 +189,7 @@ def read_as(request: HttpRequest, id: int, payload: ReadAsIn) -> Any:
     auth=perm("email_agent.change"),
     operation_id="email_agent_verify",
 )
-def verify(request: HttpRequest, id: int, payload: VerifyIn) -> Any:
+def verify(request: HttpRequest, id: int, payload: VerifyIn) -> Answer:
     quote = None
     if payload.quote is not None:
         quote = services.QuoteVerification(

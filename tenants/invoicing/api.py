@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from core.csv_io import CSV_RESPONSE, csv_text_response
 from core.documents import action_route, codes, require_move
-from core.envelope import Envelope, Message, Page, ok
+from core.envelope import Answer, Envelope, Message, Page, ok
 from core.jobs import Document, send_job
 from core.listing import ListParams, ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 from core.scoping import get_or_404, not_found
 from django.db import connection
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router
 
 from tenants.invoicing import selectors, services, workflow
@@ -123,7 +123,7 @@ def _summary_sentence(summary: services.Summary) -> str:
     "`summary` counts the invoice lines created, updated and removed. An issued invoice is not "
     "rebuilt (409: void it first).",
 )
-def create_invoice(request: HttpRequest, sales_order_id: int) -> Any:
+def create_invoice(request: HttpRequest, sales_order_id: int) -> Answer:
     if sales_order_id < 1:
         raise not_found(SalesOrder)
     inv, summary, created = services.create_or_update_invoice(
@@ -144,7 +144,7 @@ def create_invoice(request: HttpRequest, sales_order_id: int) -> Any:
     "(number, PO, customer, order). Sort keys include `invoice_no` and `customer.customer_name`; "
     "`sort_direction` asc/desc.",
 )
-def list_invoices(request: HttpRequest, params: Query[InvoiceListQuery]) -> Any:
+def list_invoices(request: HttpRequest, params: Query[InvoiceListQuery]) -> Answer:
     if params.sort_direction and not params.order:
         params.order = params.sort_direction
     qs = apply_list(selectors.filter_invoices(selectors.invoices(), params), params, LIST_SPEC)
@@ -160,7 +160,7 @@ def list_invoices(request: HttpRequest, params: Query[InvoiceListQuery]) -> Any:
     operation_id="invoice_get",
     summary="Get an invoice with its lines, fees, taxes, payments and status history",
 )
-def get_invoice(request: HttpRequest, id: int) -> Any:
+def get_invoice(request: HttpRequest, id: int) -> Answer:
     return ok(_payload(id), "Invoice retrieved successfully")
 
 
@@ -171,7 +171,7 @@ def get_invoice(request: HttpRequest, id: int) -> Any:
     operation_id="invoice_update",
     summary="Update an invoice's notes and PO number",
 )
-def update_invoice(request: HttpRequest, id: int, payload: InvoiceUpdateIn) -> Any:
+def update_invoice(request: HttpRequest, id: int, payload: InvoiceUpdateIn) -> Answer:
     services.update_invoice(invoice=_invoice(id), data=payload.dict(exclude_unset=True))
     return ok(_payload(id), "Invoice updated successfully")
 
@@ -182,7 +182,7 @@ def update_invoice(request: HttpRequest, id: int, payload: InvoiceUpdateIn) -> A
     operation_id="invoice_issue",
     summary="Issue a draft invoice",
 )
-def issue_invoice(request: HttpRequest, id: int) -> Any:
+def issue_invoice(request: HttpRequest, id: int) -> Answer:
     inv = workflow.issue(_invoice(id), by=_user(request))
     return ok(_payload(inv.pk), f"Invoice {inv.number} issued")
 
@@ -195,7 +195,7 @@ def issue_invoice(request: HttpRequest, id: int) -> Any:
     description="A draft or issued invoice without payments. Its number stays used; the order can be "
     "invoiced again.",
 )
-def void_invoice(request: HttpRequest, id: int, reason: str = "") -> Any:
+def void_invoice(request: HttpRequest, id: int, reason: str = "") -> Answer:
     inv = workflow.void(_invoice(id), reason=reason[:500], by=_user(request))
     return ok(_payload(inv.pk), f"Invoice {inv.number} voided")
 
@@ -208,7 +208,7 @@ def void_invoice(request: HttpRequest, id: int, reason: str = "") -> Any:
     summary="Set the status of a sales order's invoice",
     description="`status`: issued, or void (with `reason`). Paid and partially paid follow payments.",
 )
-def invoice_status(request: HttpRequest, id: int, status: str, reason: str = "") -> Any:
+def invoice_status(request: HttpRequest, id: int, status: str, reason: str = "") -> Answer:
     user = _user(request)
     action = workflow.MACHINE.status_action(status.strip().lower())
     if action is not None:
@@ -226,7 +226,7 @@ def invoice_status(request: HttpRequest, id: int, status: str, reason: str = "")
     description="Queues one job (kind `invoice_day`, in the job log with its progress and outcome). "
     "Idempotent: run again, it skips issued invoices and brings drafts up to date.",
 )
-def invoice_day(request: HttpRequest, payload: InvoiceDayIn) -> Any:
+def invoice_day(request: HttpRequest, payload: InvoiceDayIn) -> Answer:
     from tenants.invoicing.tasks import invoice_delivered_day
 
     orders = selectors.delivered_orders_of(payload.day)
@@ -264,7 +264,7 @@ def _payment(payment_id: int) -> dict[str, Any]:
     operation_id="invoice_payment_list",
     summary="List customer payments",
 )
-def list_payments(request: HttpRequest, params: Query[PaymentListQuery]) -> Any:  # type: ignore[valid-type]
+def list_payments(request: HttpRequest, params: Query[PaymentListQuery]) -> Answer:  # type: ignore[valid-type]
     qs = apply_list(selectors.filter_payments(selectors.payments(), params), params, PAYMENT_SPEC)
     qs = qs.prefetch_related("allocations__invoice")
     return ok(
@@ -282,7 +282,7 @@ def list_payments(request: HttpRequest, params: Query[PaymentListQuery]) -> Any:
     description="`allocations` left out: the oldest due invoices first; what is left is the customer's "
     "credit (apply it later with `/payments/{id}/allocate`).",
 )
-def create_payment(request: HttpRequest, payload: PaymentIn) -> Any:
+def create_payment(request: HttpRequest, payload: PaymentIn) -> Answer:
     p = services.record_payment(
         customer_id=payload.customer_id,
         payment_date=payload.payment_date,
@@ -305,7 +305,7 @@ def create_payment(request: HttpRequest, payload: PaymentIn) -> Any:
     operation_id="invoice_payment_get",
     summary="Get a payment with its allocations",
 )
-def get_payment(request: HttpRequest, id: int) -> Any:
+def get_payment(request: HttpRequest, id: int) -> Answer:
     return ok(_payment(id), "Payment retrieved successfully")
 
 
@@ -316,7 +316,7 @@ def get_payment(request: HttpRequest, id: int) -> Any:
     operation_id="invoice_payment_allocate",
     summary="Apply a payment's unapplied amount (the customer's credit) to invoices",
 )
-def allocate_payment(request: HttpRequest, id: int, payload: PaymentAllocateIn) -> Any:
+def allocate_payment(request: HttpRequest, id: int, payload: PaymentAllocateIn) -> Answer:
     p = services.allocate_payment(payment_id=id, allocations=_allocs(payload.allocations), by=_user(request))
     return ok(_payment(p.pk), f"Payment {p.number} applied")
 
@@ -328,7 +328,7 @@ def allocate_payment(request: HttpRequest, id: int, payload: PaymentAllocateIn) 
     operation_id="invoice_payment_delete",
     summary="Delete a payment recorded by mistake (its allocations are taken back)",
 )
-def delete_payment(request: HttpRequest, id: int) -> Any:
+def delete_payment(request: HttpRequest, id: int) -> Answer:
     services.delete_payment(payment_id=id, by=_user(request))
     return ok(None, "Payment deleted successfully")
 
@@ -341,7 +341,7 @@ def delete_payment(request: HttpRequest, id: int) -> Any:
     operation_id="invoice_customer_statement",
     summary="A customer's statement: invoices and payments of a period with a running balance",
 )
-def customer_statement(request: HttpRequest, id: int, query: Query[StatementQuery]) -> Any:
+def customer_statement(request: HttpRequest, id: int, query: Query[StatementQuery]) -> Answer:
     end = query.end or selectors.today()
     start = query.start or (end - dt.timedelta(days=90) if end > dt.date.min + dt.timedelta(days=90) else end)
     return ok(selectors.statement(id, start, end), "Statement retrieved successfully")
@@ -354,7 +354,7 @@ def customer_statement(request: HttpRequest, id: int, query: Query[StatementQuer
     operation_id="invoice_aging",
     summary="Accounts receivable aging per customer (current, 1–30, 31–60, 61–90, over 90 days)",
 )
-def aging(request: HttpRequest, query: Query[AgingQuery]) -> Any:
+def aging(request: HttpRequest, query: Query[AgingQuery]) -> Answer:
     ids = [query.customer_id] if query.customer_id else None
     return ok(selectors.aging(query.as_of, ids), "Aging report retrieved successfully")
 
@@ -366,7 +366,7 @@ def aging(request: HttpRequest, query: Query[AgingQuery]) -> Any:
     summary="The AR aging report as CSV",
     openapi_extra={"responses": CSV_RESPONSE},
 )
-def aging_export(request: HttpRequest, query: Query[AgingQuery]) -> Any:
+def aging_export(request: HttpRequest, query: Query[AgingQuery]) -> HttpResponse:
     ids = [query.customer_id] if query.customer_id else None
     report = selectors.aging(query.as_of, ids)
     keys = [b["key"] for b in report["buckets"]]
@@ -393,7 +393,7 @@ def aging_export(request: HttpRequest, query: Query[AgingQuery]) -> Any:
     operation_id="invoice_line_item_list",
     summary="List invoice line items (of one invoice with `invoice_id`)",
 )
-def list_lines(request: HttpRequest, params: Query[InvoiceLineListQuery]) -> Any:  # type: ignore[valid-type]
+def list_lines(request: HttpRequest, params: Query[InvoiceLineListQuery]) -> Answer:  # type: ignore[valid-type]
     qs = apply_list(selectors.filter_invoice_lines(selectors.invoice_lines(), params), params, LINE_SPEC)
     return ok(
         paginate(qs, params, 100, serialize=selectors.line_payload),
@@ -408,7 +408,7 @@ def list_lines(request: HttpRequest, params: Query[InvoiceLineListQuery]) -> Any
     operation_id="invoice_line_item_get",
     summary="Get an invoice line item",
 )
-def get_line(request: HttpRequest, id: int) -> Any:
+def get_line(request: HttpRequest, id: int) -> Answer:
     line = get_or_404(selectors.invoice_lines(), id)
     return ok(selectors.line_payload(line), "Invoice line item retrieved successfully")
 

@@ -1,7 +1,5 @@
-from typing import Any
-
 from core.crud import Crud
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import perm, register_resource
@@ -53,7 +51,7 @@ register_resource("job_log", "Job logs", ("retry",))
     operation_id="job_log_for_document",
     summary="The job log of one invoice or bill",
 )
-def get_logs(request: HttpRequest, query: Query[JobLogQuery]) -> Any:
+def get_logs(request: HttpRequest, query: Query[JobLogQuery]) -> Answer:
     if not query.invoice_id and not query.bill_id:
         raise ApiError(422, "Give an invoice_id or a bill_id.")
     logs = selectors.logs_for_document(query.invoice_id, query.bill_id)
@@ -67,7 +65,7 @@ def get_logs(request: HttpRequest, query: Query[JobLogQuery]) -> Any:
     operation_id="job_log_kinds",
     summary="The kinds of background job (the job log's kind filter)",
 )
-def kinds(request: HttpRequest) -> Any:
+def kinds(request: HttpRequest) -> Answer:
     return ok(selectors.job_kinds(), "Job kinds retrieved successfully")
 
 
@@ -78,7 +76,7 @@ def kinds(request: HttpRequest) -> Any:
     operation_id="job_log_retry",
     summary="Run a failed job again (only jobs that are safe to run twice)",
 )
-def retry(request: HttpRequest, id: int) -> Any:
+def retry(request: HttpRequest, id: int) -> Answer:
     entry = services.retry_job(id)
     fresh = JobLog.objects.filter(retry_of=entry).order_by("-id").first()
     return ok(fresh or entry, "The job was queued again.")

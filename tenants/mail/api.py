@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.envelope import Envelope, Page, ok
+from core.envelope import Answer, Envelope, Page, ok
 from core.errors import ApiError
 from core.listing import ListParams, paginate
 from core.permissions import perm, register_resource
@@ -20,14 +18,14 @@ register_resource("email", "Emails", ("view", "add"))
 
 
 @router.get("", response=Envelope[Page[EmailOut]], auth=perm("email.view"), operation_id="email_list")
-def list_emails(request: HttpRequest, query: Query[EmailListQuery]) -> Any:
+def list_emails(request: HttpRequest, query: Query[EmailListQuery]) -> Answer:
     """Sent (and queued) emails, newest first by default; filter by category and parent_id."""
     params = ListParams.model_validate({"page": query.page, "size": query.size})
     return ok(paginate(selectors.emails(query), params, 50), "Emails retrieved successfully")
 
 
 @router.get("/{int:id}", response=Envelope[EmailOut], auth=perm("email.view"), operation_id="email_get")
-def get_email(request: HttpRequest, id: int) -> Any:
+def get_email(request: HttpRequest, id: int) -> Answer:
     return ok(selectors.get_email(id), "Email retrieved successfully")
 
 
@@ -52,7 +50,7 @@ def download_attachment(request: HttpRequest, id: int, index: int) -> HttpRespon
 
 
 @router.post("", response={201: Envelope[list[EmailOut]]}, auth=perm("email.add"), operation_id="email_send")
-def send_emails(request: HttpRequest, payload: list[EmailIn]) -> Any:
+def send_emails(request: HttpRequest, payload: list[EmailIn]) -> Answer:
     """Queue emails for sending (spec §7 `POST email/`): each object's comma-separated recipients
     become one email each (or one for all with `one_per_recipient: false`)."""
     if not payload:

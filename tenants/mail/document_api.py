@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.errors import ApiError
 from core.permissions import perm
 from core.scoping import get_or_404
@@ -153,7 +153,7 @@ def prepare_invoice_email(
     id: int,
     query: Query[MailInvoiceEmailQuery],
     invoice_pdf: File[UploadedFile | None] = None,
-) -> Any:
+) -> Answer:
     """Drafts of the invoice's email, one per recipient (the customer's contacts subscribed to
     invoices, else its billing email), the PDF attached as `invoice-{id}-{date}.pdf`. Nothing is
     sent: edit them and post them to `POST /api/email/`, or send with `send-email`."""
@@ -179,7 +179,7 @@ def send_invoice_email(
     id: int,
     query: Query[MailInvoiceEmailQuery],
     invoice_pdf: File[UploadedFile | None] = None,
-) -> Any:
+) -> Answer:
     """Email the invoice to its recipients now (one email each, through the outbox), attached as
     `<Customer-Name>-<number>-<date>.pdf` (spec §5)."""
     pdf = _pdf(request, invoice_pdf)
@@ -198,7 +198,7 @@ def send_invoice_email(
     auth=perm("email.add"),
     operation_id="invoice_email_mark_sent",
 )
-def mark_invoice_emailed(request: HttpRequest, id: int) -> Any:
+def mark_invoice_emailed(request: HttpRequest, id: int) -> Answer:
     """Mark the invoice as emailed; the answer also says what its emails really did."""
     invoice = get_or_404(invoicing_selectors.invoice_detail(), id)
     with transaction.atomic():
@@ -216,7 +216,7 @@ def mark_invoice_emailed(request: HttpRequest, id: int) -> Any:
     auth=perm("email.add"),
     operation_id="delivery_ticket_email_prepare",
 )
-def prepare_ticket_email(request: HttpRequest, query: Query[MailTicketEmailQuery]) -> Any:
+def prepare_ticket_email(request: HttpRequest, query: Query[MailTicketEmailQuery]) -> Answer:
     """Drafts of the order's delivery-ticket email, one per recipient (the contacts subscribed to
     delivery tickets, else the billing email), the tickets rendered and attached."""
     with transaction.atomic():
@@ -231,7 +231,7 @@ def prepare_ticket_email(request: HttpRequest, query: Query[MailTicketEmailQuery
     auth=perm("email.add"),
     operation_id="delivery_ticket_email_send",
 )
-def send_ticket_email(request: HttpRequest, query: Query[MailTicketEmailQuery]) -> Any:
+def send_ticket_email(request: HttpRequest, query: Query[MailTicketEmailQuery]) -> Answer:
     """Email the order's delivery tickets to their recipients now, through the outbox."""
     with transaction.atomic():
         doc = _ticket_email(query.sales_order_id, split_by_po=query.split_by_po, by=request.auth)
@@ -245,7 +245,7 @@ def send_ticket_email(request: HttpRequest, query: Query[MailTicketEmailQuery]) 
     auth=perm("email.add"),
     operation_id="delivery_ticket_email_mark_sent",
 )
-def mark_tickets_emailed(request: HttpRequest, query: Query[MailTicketMarkQuery]) -> Any:
+def mark_tickets_emailed(request: HttpRequest, query: Query[MailTicketMarkQuery]) -> Answer:
     """Mark the order's delivery tickets as emailed."""
     order = delivery_selectors.get_order(query.sales_order_id)
     with transaction.atomic():

@@ -7,9 +7,7 @@ without it (no permissions, a driver) is refused: it is no screen of theirs.
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.errors import ApiError
 from core.permissions import current_user, perm, register_resource
 from django.http import HttpRequest
@@ -30,7 +28,7 @@ register_resource("onboarding", "Onboarding checklist", ("view",))
     operation_id="onboarding_checklist",
     summary="The company's setup steps with their state, computed from its data",
 )
-def checklist(request: HttpRequest) -> Any:
+def checklist(request: HttpRequest) -> Answer:
     user = current_user(request)
     if user.is_driver:
         raise ApiError(403, "The onboarding checklist is for office users.")

@@ -1,8 +1,6 @@
-from typing import Any
-
 from core.crud import ALL_OPS, Crud
 from core.csv_io import CsvImport, Lookup
-from core.envelope import Envelope, ok
+from core.envelope import Answer, Envelope, ok
 from core.listing import ListSpec
 from core.permissions import perm
 from django.http import HttpRequest
@@ -177,7 +175,7 @@ customer_crud = Crud(
     operation_id="customer_set_status",
     summary="Change a customer's status",
 )
-def set_customer_status(request: HttpRequest, id: int, params: Query[StatusQuery]) -> Any:
+def set_customer_status(request: HttpRequest, id: int, params: Query[StatusQuery]) -> Answer:
     customer = services.set_customer_status(customer_crud.get_object(id), params.status)
     return ok(customer_crud.get_object(customer.pk), "Customer status updated successfully")
 
@@ -303,7 +301,7 @@ Crud(
     operation_id="customer_contact_services",
     summary="The services contacts can subscribe to",
 )
-def contact_services(request: HttpRequest) -> Any:
+def contact_services(request: HttpRequest) -> Answer:
     return ok(
         list(selectors.contact_services().order_by("name", "id")), "Contact services retrieved successfully"
     )
@@ -438,7 +436,7 @@ supplier_crud = Crud(
     operation_id="supplier_terminals",
     summary="The terminals a supplier loads at",
 )
-def supplier_terminals(request: HttpRequest, id: int) -> Any:
+def supplier_terminals(request: HttpRequest, id: int) -> Answer:
     supplier = supplier_crud.get_object(id)
     rows = selectors.terminals().filter(suppliers=supplier).order_by("name", "id")
     return ok(list(rows), "Terminals retrieved successfully")
@@ -451,7 +449,7 @@ def supplier_terminals(request: HttpRequest, id: int) -> Any:
     operation_id="supplier_set_status",
     summary="Change a supplier's status",
 )
-def set_supplier_status(request: HttpRequest, id: int, params: Query[StatusQuery]) -> Any:
+def set_supplier_status(request: HttpRequest, id: int, params: Query[StatusQuery]) -> Answer:
     supplier = services.set_supplier_status(supplier_crud.get_object(id), params.status)
     return ok(supplier_crud.get_object(supplier.pk), "Supplier status updated successfully")
 

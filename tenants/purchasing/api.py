@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.documents import action_route, codes
-from core.envelope import Envelope, Message, Page, ok
+from core.envelope import Answer, Envelope, Message, Page, ok
 from core.listing import ListSpec, apply_list, paginate
 from core.permissions import perm, register_resource
 from core.scoping import get_or_404
@@ -116,7 +116,7 @@ def _user(request: HttpRequest) -> Any:
     description="Page size 10. Filters: status (one or several, comma-separated), supplier, terminal, "
     "order date range; search over number, reference, supplier and terminal names.",
 )
-def list_purchase_orders(request: HttpRequest, params: Query[PurchaseOrderListQuery]) -> Any:  # type: ignore[valid-type]
+def list_purchase_orders(request: HttpRequest, params: Query[PurchaseOrderListQuery]) -> Answer:  # type: ignore[valid-type]
     qs = apply_list(
         selectors.filter_purchase_orders(selectors.purchase_orders(), params), params, PO_LIST_SPEC
     )
@@ -130,7 +130,7 @@ def list_purchase_orders(request: HttpRequest, params: Query[PurchaseOrderListQu
     summary="Create a purchase order (draft)",
     description="A line without `unit_cost` gets the supplier's buying price in force on the order date.",
 )
-def create_purchase_order(request: HttpRequest, payload: PurchaseOrderIn) -> Any:
+def create_purchase_order(request: HttpRequest, payload: PurchaseOrderIn) -> Answer:
     po = services.create_purchase_order(payload.dict(), by=_user(request))
     return ok(
         get_or_404(selectors.purchase_order_detail(), po.pk),
@@ -145,7 +145,7 @@ def create_purchase_order(request: HttpRequest, payload: PurchaseOrderIn) -> Any
     auth=perm("purchase_order.view"),
     summary="The default unit cost of a product on a purchase order (the buying price in force)",
 )
-def default_cost(request: HttpRequest, params: Query[DefaultCostQuery]) -> Any:
+def default_cost(request: HttpRequest, params: Query[DefaultCostQuery]) -> Answer:
     cost, bp_id = services.default_unit_cost(
         supplier_id=params.supplier_id,
         terminal_id=params.terminal_id,
@@ -165,7 +165,7 @@ def default_cost(request: HttpRequest, params: Query[DefaultCostQuery]) -> Any:
     auth=perm("purchase_order.view"),
     summary="Get a purchase order with its lines, receipts, bills and timeline",
 )
-def get_purchase_order(request: HttpRequest, id: int) -> Any:
+def get_purchase_order(request: HttpRequest, id: int) -> Answer:
     return ok(get_or_404(selectors.purchase_order_detail(), id), "Purchase order retrieved successfully")
 
 
@@ -177,7 +177,7 @@ def get_purchase_order(request: HttpRequest, id: int) -> Any:
     description="Only what is sent changes; `lines`, when sent, is the full list. Supplier, terminal, "
     "date and lines change in draft only.",
 )
-def update_purchase_order(request: HttpRequest, id: int, payload: PurchaseOrderUpdate) -> Any:
+def update_purchase_order(request: HttpRequest, id: int, payload: PurchaseOrderUpdate) -> Answer:
     po = services.update_purchase_order(
         get_or_404(selectors.purchase_order_detail(), id), payload.dict(exclude_unset=True)
     )
@@ -190,7 +190,7 @@ def update_purchase_order(request: HttpRequest, id: int, payload: PurchaseOrderU
     auth=perm("purchase_order.delete"),
     summary="Delete a draft or cancelled purchase order",
 )
-def delete_purchase_order(request: HttpRequest, id: int) -> Any:
+def delete_purchase_order(request: HttpRequest, id: int) -> Answer:
     services.delete_purchase_order(get_or_404(selectors.purchase_order_detail(), id))
     return ok(None, "Purchase order deleted successfully")
 
@@ -198,7 +198,7 @@ def delete_purchase_order(request: HttpRequest, id: int) -> Any:
 def _po_action(action: str) -> None:
     label = PO_MACHINE.get(action).label
 
-    def handler(request: HttpRequest, id: int, payload: POActionIn | None = None) -> Any:
+    def handler(request: HttpRequest, id: int, payload: POActionIn | None = None) -> Answer:
         po = get_or_404(selectors.purchase_order_detail(), id)
         if action == "cancel":
             po = po_workflow.cancel(po, by=_user(request), reason=(payload.reason if payload else ""))
@@ -230,7 +230,7 @@ for _action in po_workflow.ACTIONS:
     summary="Receive: record a receipt (bill of lading, gross/net quantities per line)",
     description="From ordered (or again while received: several lifts). The order becomes received.",
 )
-def add_receipt(request: HttpRequest, id: int, payload: ReceiptIn) -> Any:
+def add_receipt(request: HttpRequest, id: int, payload: ReceiptIn) -> Answer:
     po, receipt = po_workflow.receive(
         get_or_404(selectors.purchase_order_detail(), id),
         bol_number=payload.bol_number,
@@ -252,7 +252,7 @@ def add_receipt(request: HttpRequest, id: int, payload: ReceiptIn) -> Any:
     auth=perm(PO_MACHINE.code("receive")),
     summary="Remove a receipt (while the order is received, before it is billed)",
 )
-def delete_receipt(request: HttpRequest, id: int, receipt_id: int) -> Any:
+def delete_receipt(request: HttpRequest, id: int, receipt_id: int) -> Answer:
     po = get_or_404(selectors.purchase_order_detail(), id)
     receipt = get_or_404(Receipt.objects.filter(purchase_order=po), receipt_id)
     po_workflow.remove_receipt(po, receipt, by=_user(request))
@@ -268,7 +268,7 @@ def delete_receipt(request: HttpRequest, id: int, receipt_id: int) -> Any:
     description="Page size 25. Filters: status, supplier, purchase order, match status, bill date range, due "
     "by; search over bill number, supplier name and purchase order number.",
 )
-def list_bills(request: HttpRequest, params: Query[BillListQuery]) -> Any:  # type: ignore[valid-type]
+def list_bills(request: HttpRequest, params: Query[BillListQuery]) -> Answer:  # type: ignore[valid-type]
     qs = apply_list(selectors.filter_bills(selectors.bills(), params), params, BILL_LIST_SPEC)
     return ok(paginate(qs, params, BILL_DEFAULT_SIZE), "Bills retrieved successfully")
 
@@ -281,7 +281,7 @@ def list_bills(request: HttpRequest, params: Query[BillListQuery]) -> Any:  # ty
     description="Due date: bill date + the supplier's payment term when left out. Lines on a bill with a "
     "purchase order are matched to the order's line of the same product when not named.",
 )
-def create_bill(request: HttpRequest, payload: BillIn) -> Any:
+def create_bill(request: HttpRequest, payload: BillIn) -> Answer:
     bill = services.create_bill(payload.dict(), by=_user(request))
     return ok(
         get_or_404(selectors.bill_detail(), bill.pk),
@@ -296,7 +296,7 @@ def create_bill(request: HttpRequest, payload: BillIn) -> Any:
     auth=perm("bill.view"),
     summary="The company's three-way match tolerances",
 )
-def get_match_settings(request: HttpRequest) -> Any:
+def get_match_settings(request: HttpRequest) -> Answer:
     return ok(matching.tolerances(), "Match tolerances retrieved successfully")
 
 
@@ -306,7 +306,7 @@ def get_match_settings(request: HttpRequest) -> Any:
     auth=perm("bill.override_match"),
     summary="Set the company's three-way match tolerances (who may override the match may set them)",
 )
-def save_match_settings(request: HttpRequest, payload: MatchSettingsIn) -> Any:
+def save_match_settings(request: HttpRequest, payload: MatchSettingsIn) -> Answer:
     services.save_match_settings(payload.dict())
     return ok(matching.tolerances(), "Match tolerances saved successfully")
 
@@ -317,7 +317,7 @@ def save_match_settings(request: HttpRequest, payload: MatchSettingsIn) -> Any:
     auth=perm("bill.view"),
     summary="The payment term a supplier bills on (its own, else the company's default)",
 )
-def get_supplier_term(request: HttpRequest, supplier_id: int) -> Any:
+def get_supplier_term(request: HttpRequest, supplier_id: int) -> Answer:
     from tenants.parties.models import Supplier
 
     supplier = get_or_404(Supplier.objects.only("name"), supplier_id)
@@ -338,7 +338,7 @@ def get_supplier_term(request: HttpRequest, supplier_id: int) -> Any:
     auth=perm("bill.change"),
     summary="Set the payment term a supplier bills on",
 )
-def set_supplier_term(request: HttpRequest, supplier_id: int, payload: SupplierTermIn) -> Any:
+def set_supplier_term(request: HttpRequest, supplier_id: int, payload: SupplierTermIn) -> Answer:
     services.set_supplier_term(supplier_id=supplier_id, payment_term_id=payload.payment_term_id)
     return get_supplier_term(request, supplier_id)
 
@@ -349,7 +349,7 @@ def set_supplier_term(request: HttpRequest, supplier_id: int, payload: SupplierT
     auth=perm("bill.view"),
     summary="Get a bill with its lines, charges, three-way match and timeline",
 )
-def get_bill(request: HttpRequest, id: int) -> Any:
+def get_bill(request: HttpRequest, id: int) -> Answer:
     return ok(get_or_404(selectors.bill_detail(), id), "Bill retrieved successfully")
 
 
@@ -359,7 +359,7 @@ def get_bill(request: HttpRequest, id: int) -> Any:
     auth=perm("bill.view"),
     summary="The three-way match of a bill (per line: quantity and price variances, tolerances)",
 )
-def bill_match(request: HttpRequest, id: int) -> Any:
+def bill_match(request: HttpRequest, id: int) -> Answer:
     return ok(
         matching.match_bill(get_or_404(selectors.bill_detail(), id)), "Bill match retrieved successfully"
     )
@@ -372,13 +372,13 @@ def bill_match(request: HttpRequest, id: int) -> Any:
     summary="Update a draft bill",
     description="Only what is sent changes; `lines` and `charges`, when sent, are the full lists.",
 )
-def update_bill(request: HttpRequest, id: int, payload: BillUpdate) -> Any:
+def update_bill(request: HttpRequest, id: int, payload: BillUpdate) -> Answer:
     bill = services.update_bill(get_or_404(selectors.bill_detail(), id), payload.dict(exclude_unset=True))
     return ok(get_or_404(selectors.bill_detail(), bill.pk), "Bill updated successfully")
 
 
 @bill_router.delete("/{int:id}", response=Message, auth=perm("bill.delete"), summary="Delete a draft bill")
-def delete_bill(request: HttpRequest, id: int) -> Any:
+def delete_bill(request: HttpRequest, id: int) -> Answer:
     services.delete_bill(get_or_404(selectors.bill_detail(), id))
     return ok(None, "Bill deleted successfully")
 
@@ -390,7 +390,7 @@ def delete_bill(request: HttpRequest, id: int) -> Any:
     description="A bill out of tolerance is refused (409 naming the lines) unless `override` is true and the "
     "user holds `bill.override_match` (403 otherwise).",
 )
-def approve_bill(request: HttpRequest, id: int, payload: BillApproveIn | None = None) -> Any:
+def approve_bill(request: HttpRequest, id: int, payload: BillApproveIn | None = None) -> Answer:
     body = payload or BillApproveIn(override=False, reason="")
     bill = bill_workflow.approve(
         get_or_404(selectors.bill_detail(), id), by=_user(request), override=body.override, reason=body.reason
@@ -403,7 +403,7 @@ def approve_bill(request: HttpRequest, id: int, payload: BillApproveIn | None = 
     response=Envelope[BillOut],
     summary="Take an approved bill back to draft",
 )
-def unapprove_bill(request: HttpRequest, id: int) -> Any:
+def unapprove_bill(request: HttpRequest, id: int) -> Answer:
     bill = bill_workflow.unapprove(get_or_404(selectors.bill_detail(), id), by=_user(request))
     return ok(get_or_404(selectors.bill_detail(), bill.pk), f"Bill {bill.bill_number} is back to draft")
 
@@ -411,13 +411,13 @@ def unapprove_bill(request: HttpRequest, id: int) -> Any:
 @bill_router.post(
     **action_route(BILL_MACHINE, "pay"), response=Envelope[BillOut], summary="Mark an approved bill paid"
 )
-def pay_bill(request: HttpRequest, id: int) -> Any:
+def pay_bill(request: HttpRequest, id: int) -> Answer:
     bill = bill_workflow.pay(get_or_404(selectors.bill_detail(), id), by=_user(request))
     return ok(get_or_404(selectors.bill_detail(), bill.pk), f"Bill {bill.bill_number} marked paid")
 
 
 @bill_router.post(**action_route(BILL_MACHINE, "void"), response=Envelope[BillOut], summary="Void a bill")
-def void_bill(request: HttpRequest, id: int, payload: BillVoidIn | None = None) -> Any:
+def void_bill(request: HttpRequest, id: int, payload: BillVoidIn | None = None) -> Answer:
     reason = payload.reason if payload else ""
     bill = bill_workflow.void(get_or_404(selectors.bill_detail(), id), by=_user(request), reason=reason)
     return ok(get_or_404(selectors.bill_detail(), bill.pk), f"Bill {bill.bill_number} voided")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.envelope import Envelope, Message, Page, ok, page_of
+from core.envelope import Answer, Envelope, Message, Page, ok, page_of
 from core.errors import ApiError
 from core.permissions import perm, register_resource
 from django.http import HttpRequest
@@ -61,7 +61,7 @@ CHANGE = perm("quickbooks.change")
 
 
 @router.get("/connection", response=Envelope[ConnectionOut], auth=VIEW, operation_id="quickbooks_connection")
-def get_connection(request: HttpRequest) -> Any:
+def get_connection(request: HttpRequest) -> Answer:
     return ok(selectors.connection_out(), "QuickBooks connection retrieved")
 
 
@@ -72,7 +72,7 @@ def get_connection(request: HttpRequest) -> Any:
     operation_id="quickbooks_connect",
     openapi_extra=QBO_CALL,
 )
-def connect(request: HttpRequest) -> Any:
+def connect(request: HttpRequest) -> Answer:
     """The Intuit authorization URL to send the browser to (it comes back to /quickbook/login)."""
     return ok({"authorization_url": connection.start_connect()}, "Continue to QuickBooks Online")
 
@@ -84,7 +84,7 @@ def connect(request: HttpRequest) -> Any:
     operation_id="quickbooks_callback",
     openapi_extra=QBO_CALL,
 )
-def callback(request: HttpRequest, payload: CallbackIn) -> Any:
+def callback(request: HttpRequest, payload: CallbackIn) -> Answer:
     """The query parameters Intuit redirected with (code, state, realmId), posted by the SPA."""
     conn = connection.complete_connect(code=payload.code, state=payload.state, realm_id=payload.realmId)
     return ok(selectors.connection_out(conn), "Connected to QuickBooks Online")
@@ -97,7 +97,7 @@ def callback(request: HttpRequest, payload: CallbackIn) -> Any:
     operation_id="quickbooks_disconnect",
     openapi_extra=QBO_CALL,
 )
-def disconnect(request: HttpRequest) -> Any:
+def disconnect(request: HttpRequest) -> Answer:
     conn = connection.disconnect()
     return ok(selectors.connection_out(conn), "Disconnected from QuickBooks Online")
 
@@ -105,7 +105,7 @@ def disconnect(request: HttpRequest) -> Any:
 @intuit_router.get(
     "/customers", response=Envelope[Page[SyncRowOut]], auth=VIEW, operation_id="quickbooks_customers"
 )
-def customers(request: HttpRequest, query: Query[ListQuery]) -> Any:
+def customers(request: HttpRequest, query: Query[ListQuery]) -> Answer:
     """Customers with their QuickBooks id, sync state and last error."""
     rows, total = selectors.customer_rows(page=query.page, size=query.size, search=query.search)
     return ok(page_of(rows, total=total, page=query.page, size=query.size), "Customers retrieved")
@@ -114,7 +114,7 @@ def customers(request: HttpRequest, query: Query[ListQuery]) -> Any:
 @intuit_router.post(
     "/customers/sync", response=Envelope[JobOut], auth=CHANGE, operation_id="quickbooks_customers_sync"
 )
-def sync_customers(request: HttpRequest, payload: CustomerSyncIn) -> Any:
+def sync_customers(request: HttpRequest, payload: CustomerSyncIn) -> Answer:
     connection.require_connected()
     return ok(
         tasks.queue(tasks.sync_customers_job, customer_ids=payload.customer_ids), "Customer sync started"
@@ -124,7 +124,7 @@ def sync_customers(request: HttpRequest, payload: CustomerSyncIn) -> Any:
 @intuit_router.post(
     "/customers/import", response=Envelope[JobOut], auth=CHANGE, operation_id="quickbooks_customers_import"
 )
-def import_customers(request: HttpRequest) -> Any:
+def import_customers(request: HttpRequest) -> Answer:
     connection.require_connected()
     return ok(tasks.queue(tasks.import_customers_job), "Customer import started")
 
@@ -136,7 +136,7 @@ def import_customers(request: HttpRequest) -> Any:
     operation_id="quickbooks_items",
     openapi_extra=QBO_CALL,
 )
-def items(request: HttpRequest) -> Any:
+def items(request: HttpRequest) -> Answer:
     return ok(services.qbo_items(), "QuickBooks items retrieved")
 
 
@@ -147,7 +147,7 @@ def items(request: HttpRequest) -> Any:
     operation_id="quickbooks_tax_codes",
     openapi_extra=QBO_CALL,
 )
-def tax_codes(request: HttpRequest) -> Any:
+def tax_codes(request: HttpRequest) -> Answer:
     """The QBO company's tax codes: outside the US, invoice lines name one of them."""
     return ok(services.qbo_tax_codes(), "QuickBooks tax codes retrieved")
 
@@ -159,7 +159,7 @@ def tax_codes(request: HttpRequest) -> Any:
     operation_id="quickbooks_tax_settings",
     openapi_extra=QBO_CALL,
 )
-def set_tax_settings(request: HttpRequest, payload: TaxSettingsIn) -> Any:
+def set_tax_settings(request: HttpRequest, payload: TaxSettingsIn) -> Answer:
     """The tax codes taxed and untaxed invoice lines post with (companies outside the US)."""
     conn = services.set_tax_codes(
         sales_tax_code=payload.sales_tax_code, exempt_tax_code=payload.exempt_tax_code
@@ -174,7 +174,7 @@ def set_tax_settings(request: HttpRequest, payload: TaxSettingsIn) -> Any:
     operation_id="quickbooks_item_map",
     openapi_extra=QBO_CALL,
 )
-def item_map(request: HttpRequest) -> Any:
+def item_map(request: HttpRequest) -> Answer:
     return ok(services.item_map(), "Item map retrieved")
 
 
@@ -185,7 +185,7 @@ def item_map(request: HttpRequest) -> Any:
     operation_id="quickbooks_item_map_set",
     openapi_extra=QBO_CALL,
 )
-def set_item_map(request: HttpRequest, payload: ItemMapIn) -> Any:
+def set_item_map(request: HttpRequest, payload: ItemMapIn) -> Answer:
     services.map_item(kind=payload.kind, local_id=payload.local_id, qbo_item_id=payload.qbo_item_id)
     row = next(
         r for r in services.item_map() if r["kind"] == payload.kind and r["local_id"] == payload.local_id
@@ -196,7 +196,7 @@ def set_item_map(request: HttpRequest, payload: ItemMapIn) -> Any:
 @router.post(
     "/sync-selected-items", response=Envelope[JobOut], auth=CHANGE, operation_id="quickbooks_sync_items"
 )
-def sync_selected_items(request: HttpRequest, payload: SyncItemsIn) -> Any:
+def sync_selected_items(request: HttpRequest, payload: SyncItemsIn) -> Answer:
     connection.require_connected()
     pairs = [[i.kind, i.local_id] for i in payload.items]
     return ok(tasks.queue(tasks.sync_items_job, items=pairs), "Item sync started")
@@ -209,7 +209,7 @@ def sync_selected_items(request: HttpRequest, payload: SyncItemsIn) -> Any:
     operation_id="quickbooks_invoice_push",
     openapi_extra=QBO_CALL,
 )
-def push_invoice(request: HttpRequest, invoice_id: int) -> Any:
+def push_invoice(request: HttpRequest, invoice_id: int) -> Answer:
     services.push_invoice(invoice_id=invoice_id)
     return ok(None, "Posted to QuickBooks Online successfully")
 
@@ -217,7 +217,7 @@ def push_invoice(request: HttpRequest, invoice_id: int) -> Any:
 @router.post(
     "/sync-payments", response=Envelope[JobOut], auth=CHANGE, operation_id="quickbooks_sync_payments"
 )
-def sync_payments(request: HttpRequest) -> Any:
+def sync_payments(request: HttpRequest) -> Answer:
     connection.require_connected()
     return ok(tasks.queue(tasks.sync_payments_job), "Payment sync started")
 
@@ -225,7 +225,7 @@ def sync_payments(request: HttpRequest) -> Any:
 @router.post(
     "/webhook", response=Message, auth=None, operation_id="quickbooks_webhook", openapi_extra=WEBHOOK
 )
-def webhook(request: HttpRequest) -> Any:
+def webhook(request: HttpRequest) -> Answer:
     """Intuit's webhook (public): the `intuit-signature` HMAC of the raw body is checked first; the
     payments it names are read by a job of the company that connected the realm."""
     body = request.body

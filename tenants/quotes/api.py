@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.envelope import Envelope, Page, ok, page_of
+from core.envelope import Answer, Envelope, Page, ok, page_of
 from core.permissions import acting_user, perm, register_resource
 from django.http import HttpRequest
 from ninja import Query, Router
@@ -87,7 +87,7 @@ def quote_out(quote: Any) -> dict[str, Any]:
     auth=perm("price_quote.view"),
     operation_id="price_quote_request_list",
 )
-def list_requests(request: HttpRequest, query: Query[QuoteListQuery]) -> Any:
+def list_requests(request: HttpRequest, query: Query[QuoteListQuery]) -> Answer:
     qs = selectors.requests()
     total = qs.count()
     start = (query.page - 1) * query.size
@@ -101,7 +101,7 @@ def list_requests(request: HttpRequest, query: Query[QuoteListQuery]) -> Any:
     auth=perm("price_quote.add"),
     operation_id="price_quote_request_create",
 )
-def create_request(request: HttpRequest, payload: QuoteRequestIn) -> Any:
+def create_request(request: HttpRequest, payload: QuoteRequestIn) -> Answer:
     profile = company_profile()
     destination = selectors.reply_destination(profile.email if profile else "")
     made = services.create_request(
@@ -129,7 +129,7 @@ def create_request(request: HttpRequest, payload: QuoteRequestIn) -> Any:
     auth=perm("price_quote.view"),
     operation_id="price_quote_reply_address",
 )
-def reply_address(request: HttpRequest) -> Any:
+def reply_address(request: HttpRequest) -> Answer:
     """Where suppliers' replies to a new request will go (the connected mailbox, else the company's
     email), and a warning in words when the inbox agent will not read them."""
     profile = company_profile()
@@ -146,7 +146,7 @@ def reply_address(request: HttpRequest) -> Any:
     auth=perm("price_quote.view"),
     operation_id="price_quote_request_get",
 )
-def get_request(request: HttpRequest, id: int) -> Any:
+def get_request(request: HttpRequest, id: int) -> Answer:
     return ok(request_out(selectors.get_request(id)), "Quote request retrieved")
 
 
@@ -156,7 +156,7 @@ def get_request(request: HttpRequest, id: int) -> Any:
     auth=perm("price_quote.view"),
     operation_id="price_quote_comparison",
 )
-def comparison(request: HttpRequest, id: int) -> Any:
+def comparison(request: HttpRequest, id: int) -> Answer:
     return ok(selectors.comparison(id), "Quote comparison retrieved")
 
 
@@ -166,7 +166,7 @@ def comparison(request: HttpRequest, id: int) -> Any:
     auth=perm("price_quote.change"),
     operation_id="price_quote_record",
 )
-def record_quote(request: HttpRequest, id: int, payload: QuoteIn) -> Any:
+def record_quote(request: HttpRequest, id: int, payload: QuoteIn) -> Answer:
     """A quote given another way (a phone call): the same lines a verified email reply makes."""
     selectors.get_request(id)
     quote = services.record_quote(
@@ -185,7 +185,7 @@ def record_quote(request: HttpRequest, id: int, payload: QuoteIn) -> Any:
     auth=perm("price_quote.change"),
     operation_id="price_quote_request_close",
 )
-def close_request(request: HttpRequest, id: int) -> Any:
+def close_request(request: HttpRequest, id: int) -> Answer:
     services.close_request(request_id=id)
     return ok(request_out(selectors.get_request(id)), "Quote request closed")
 
@@ -196,7 +196,7 @@ def close_request(request: HttpRequest, id: int) -> Any:
     auth=perm("price_quote.change"),
     operation_id="price_quote_line_accept",
 )
-def accept_line(request: HttpRequest, id: int) -> Any:
+def accept_line(request: HttpRequest, id: int) -> Answer:
     line = services.accept_line(line_id=id)
     line = QuoteLine.objects.select_related("product", "terminal").get(pk=line.pk)
     return ok(

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.documents import action_route, codes, require_move
-from core.envelope import Envelope, Message, Page, ok
+from core.envelope import Answer, Envelope, Message, Page, ok
 from core.errors import ApiError
 from core.listing import TEXT_OPERATORS, ListSpec, apply_list, is_narrowed, paginate
 from core.permissions import perm, register_resource
 from core.renderers import prerendered
 from core.scoping import get_or_404, get_or_none, not_found, scoped
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from ninja import Query, Router
 
@@ -118,7 +118,7 @@ def _fresh(order: SalesOrder, message: str) -> Any:
     summary="List sales orders",
     description="Page size 50 (10 for `status=archive`). Without `status`, archived orders are left out.",
 )
-def list_orders(request: HttpRequest, params: Query[SalesOrderListQuery]) -> Any:
+def list_orders(request: HttpRequest, params: Query[SalesOrderListQuery]) -> Answer | HttpResponse:
     # Through the request's row scope (core.scoping): a driver's own stops only.
     orders = scoped(SalesOrder.objects.all())
     qs = selectors.search_orders(selectors.filter_orders(orders, params), params.search)
@@ -150,7 +150,7 @@ def list_orders(request: HttpRequest, params: Query[SalesOrderListQuery]) -> Any
     auth=perm("sales_order.add"),
     summary="Create a sales order (draft)",
 )
-def create_order(request: HttpRequest, payload: SalesOrderIn) -> Any:
+def create_order(request: HttpRequest, payload: SalesOrderIn) -> Answer:
     order = services.create_order(payload.dict(), by=request.auth)
     return ok(get_or_404(selectors.order_detail(), order.pk), "Sales order created successfully", status=201)
 
@@ -161,7 +161,7 @@ def create_order(request: HttpRequest, payload: SalesOrderIn) -> Any:
     auth=perm("sales_order.view"),
     summary="The order board: orders by status",
 )
-def board(request: HttpRequest, params: Query[BoardQuery]) -> Any:
+def board(request: HttpRequest, params: Query[BoardQuery]) -> Answer:
     return ok(selectors_board(params), "Board retrieved successfully")
 
 
@@ -177,7 +177,7 @@ def selectors_board(params: BoardQuery) -> dict[str, Any]:
     auth=perm("sales_order.view"),
     summary="Get a sales order with its lines, fees, notes and timeline",
 )
-def get_order(request: HttpRequest, id: int) -> Any:
+def get_order(request: HttpRequest, id: int) -> Answer:
     return ok(get_or_404(selectors.order_detail(), id), "Sales order retrieved successfully")
 
 
@@ -189,7 +189,7 @@ def get_order(request: HttpRequest, id: int) -> Any:
     description="Only what is sent changes; `line_items` and `fees`, when sent, are the full lists. Lines, "
     "fees and the customer change in draft only; the planned window while draft or verified.",
 )
-def update_order(request: HttpRequest, id: int, payload: SalesOrderUpdate) -> Any:
+def update_order(request: HttpRequest, id: int, payload: SalesOrderUpdate) -> Answer:
     data = payload.dict(exclude_unset=True)
     if data.get("id") not in (None, id):
         raise ApiError(422, "id: the body names another sales order than the path.")
@@ -203,7 +203,7 @@ def update_order(request: HttpRequest, id: int, payload: SalesOrderUpdate) -> An
     auth=perm("sales_order.change"),
     summary="Update the sales order named by `id` in the body",
 )
-def update_order_by_body(request: HttpRequest, payload: SalesOrderUpdate) -> Any:
+def update_order_by_body(request: HttpRequest, payload: SalesOrderUpdate) -> Answer:
     data = payload.dict(exclude_unset=True)
     if not data.get("id"):
         raise ApiError(422, MISSING_ID)
@@ -212,17 +212,17 @@ def update_order_by_body(request: HttpRequest, payload: SalesOrderUpdate) -> Any
 
 
 @router.put("/sales-orders/update", auth=perm("sales_order.change"), include_in_schema=False)
-def update_order_by_update_path(request: HttpRequest, payload: SalesOrderUpdate) -> Any:
+def update_order_by_update_path(request: HttpRequest, payload: SalesOrderUpdate) -> Answer:
     return update_order_by_body(request, payload)
 
 
 @router.put("/sales-orders/{raw}", auth=perm("sales_order.change"), include_in_schema=False)
-def update_order_without_id(request: HttpRequest, raw: str) -> Any:
+def update_order_without_id(request: HttpRequest, raw: str) -> Answer:
     raise ApiError(422, MISSING_ID)
 
 
 @router.get("/sales-orders/{raw}", auth=perm("sales_order.view"), include_in_schema=False)
-def get_order_not_an_id(request: HttpRequest, raw: str) -> Any:
+def get_order_not_an_id(request: HttpRequest, raw: str) -> Answer:
     raise not_found(SalesOrder)
 
 
@@ -239,7 +239,7 @@ def get_order_not_an_id(request: HttpRequest, raw: str) -> Any:
 )
 def set_status(
     request: HttpRequest, id: int, status: str, override_credit: bool = False, reason: str = ""
-) -> Any:
+) -> Answer:
     order = get_or_404(selectors.order_detail(), id)
     status = status.strip().lower()
     action = MACHINE.status_action(status, order.status)
@@ -265,7 +265,7 @@ def set_status(
     description="From verified (or again while assigned). Refused (409) when the truck's load of the day "
     "would not fit its compartments.",
 )
-def assign(request: HttpRequest, id: int, payload: AssignIn) -> Any:
+def assign(request: HttpRequest, id: int, payload: AssignIn) -> Answer:
     order = workflow.assign(get_or_404(selectors.order_detail(), id), **payload.dict(), by=request.auth)
     return _fresh(order, "Driver and assets assigned to sales order successfully")
 
@@ -275,7 +275,7 @@ def assign(request: HttpRequest, id: int, payload: AssignIn) -> Any:
     response=Envelope[SalesOrderOut],
     summary="Take an assigned order off its truck (back to verified)",
 )
-def unassign(request: HttpRequest, id: int) -> Any:
+def unassign(request: HttpRequest, id: int) -> Answer:
     order = workflow.unassign(get_or_404(selectors.order_detail(), id), by=request.auth)
     return _fresh(order, "Sales order unassigned")
 
@@ -285,7 +285,7 @@ def unassign(request: HttpRequest, id: int) -> Any:
     response=Envelope[SalesOrderOut],
     summary="Start the delivery",
 )
-def start_delivery(request: HttpRequest, id: int, start_date_time: str | None = None) -> Any:
+def start_delivery(request: HttpRequest, id: int, start_date_time: str | None = None) -> Answer:
     start = services.parse_start(start_date_time)
     order = workflow.start_delivery(get_or_404(selectors.order_detail(), id), start=start, by=request.auth)
     return _fresh(order, "Delivery started successfully")
@@ -296,7 +296,7 @@ def start_delivery(request: HttpRequest, id: int, start_date_time: str | None = 
     response=Envelope[SalesOrderOut],
     summary="Record delivered quantities (may be called again until the delivery ends)",
 )
-def deliver_products(request: HttpRequest, id: int, payload: DeliverProductsIn) -> Any:
+def deliver_products(request: HttpRequest, id: int, payload: DeliverProductsIn) -> Answer:
     quantities = [(ln.line_item_id, ln.delivered_quantity) for ln in payload.line_items]
     order = workflow.deliver_products(get_or_404(selectors.order_detail(), id), quantities, by=request.auth)
     return _fresh(order, "Delivered products recorded successfully")
@@ -309,7 +309,7 @@ def deliver_products(request: HttpRequest, id: int, payload: DeliverProductsIn) 
     description="Every line needs a delivered quantity (from deliver-products or this body); send 0 for a "
     "product that was not delivered.",
 )
-def deliver(request: HttpRequest, id: int, payload: DeliverIn | None = None) -> Any:
+def deliver(request: HttpRequest, id: int, payload: DeliverIn | None = None) -> Answer:
     body = payload or DeliverIn()
     quantities = [(ln.line_item_id, ln.delivered_quantity) for ln in body.line_items]
     order = workflow.deliver(
@@ -328,7 +328,7 @@ def deliver(request: HttpRequest, id: int, payload: DeliverIn | None = None) -> 
     auth=perm("sales_order.change"),
     summary="Remove a line from a draft sales order",
 )
-def delete_line_item(request: HttpRequest, id: int) -> Any:
+def delete_line_item(request: HttpRequest, id: int) -> Answer:
     line = get_or_404(LineItem, id)
     services.delete_line(line)
     return ok(None, "Line item deleted successfully")
@@ -338,7 +338,7 @@ def delete_line_item(request: HttpRequest, id: int) -> Any:
 @note_router.get(
     "", response=Envelope[list[NoteOut]], auth=perm("sales_order.view"), summary="Notes of a sales order"
 )
-def list_notes(request: HttpRequest, params: Query[NoteQuery]) -> Any:
+def list_notes(request: HttpRequest, params: Query[NoteQuery]) -> Answer:
     return ok(list(selectors.notes(params.sales_order_id)), "Notes retrieved successfully")
 
 
@@ -348,7 +348,7 @@ def list_notes(request: HttpRequest, params: Query[NoteQuery]) -> Any:
     auth=perm("sales_order.view"),
     summary="Add a note to a sales order",
 )
-def add_note(request: HttpRequest, payload: NoteIn) -> Any:
+def add_note(request: HttpRequest, payload: NoteIn) -> Answer:
     order = get_or_none(SalesOrder.objects.all(), payload.sales_order_id)
     if order is None:
         raise ApiError(422, f"sales_order_id: no sales order with id {payload.sales_order_id}.")
@@ -363,13 +363,13 @@ def _note(id: int) -> Note:
 @note_router.put(
     "/{int:id}", response=Envelope[NoteOut], auth=perm("sales_order.view"), summary="Edit a note"
 )
-def update_note(request: HttpRequest, id: int, payload: NoteUpdate) -> Any:
+def update_note(request: HttpRequest, id: int, payload: NoteUpdate) -> Answer:
     note = services.update_note(_note(id), payload.body, by=request.auth)
     return ok(note, "Note updated successfully")
 
 
 @note_router.delete("/{int:id}", response=Message, auth=perm("sales_order.view"), summary="Delete a note")
-def delete_note(request: HttpRequest, id: int) -> Any:
+def delete_note(request: HttpRequest, id: int) -> Answer:
     services.delete_note(_note(id), by=request.auth)
     return ok(None, "Note deleted successfully")
 
@@ -381,7 +381,7 @@ def delete_note(request: HttpRequest, id: int) -> Any:
     auth=perm("dispatch.view"),
     summary="A day of the dispatch center: trucks, their stops and loads, drivers, unassigned orders",
 )
-def dispatch_day(request: HttpRequest, params: Query[DispatchQuery]) -> Any:
+def dispatch_day(request: HttpRequest, params: Query[DispatchQuery]) -> Answer | HttpResponse:
     day = params.date or timezone.localdate()
     # Plain rows in the schema's shape, rendered as they are (no output validation: 400 orders).
     return prerendered(
@@ -398,7 +398,7 @@ def dispatch_day(request: HttpRequest, params: Query[DispatchQuery]) -> Any:
     auth=perm("dispatch.change"),
     summary="Reorder a truck's stops of a day",
 )
-def reorder_stops(request: HttpRequest, payload: ReorderIn) -> Any:
+def reorder_stops(request: HttpRequest, payload: ReorderIn) -> Answer:
     stops = dispatch.reorder_stops(payload.truck_id, payload.date, payload.order_ids)
     ids = [o.pk for o in stops]
     by_id = {o.pk: o for o in selectors.orders().filter(pk__in=ids).prefetch_related(dispatch._LINES)}
@@ -412,7 +412,7 @@ def reorder_stops(request: HttpRequest, payload: ReorderIn) -> Any:
     auth=perm("sales_order.change"),
     summary="Remove a fee from a draft sales order",
 )
-def delete_order_fee(request: HttpRequest, id: int) -> Any:
+def delete_order_fee(request: HttpRequest, id: int) -> Answer:
     fee = get_or_404(OrderFee, id)
     services.delete_fee(fee)
     return ok(None, "Fee deleted successfully")
@@ -431,7 +431,7 @@ customer_price_router = Router(tags=["customer-price"])
     summary="A fee applied to a sales order (rate, quantity, subtotal)",
     openapi_extra=NOT_FOUND_DOC,
 )
-def calculate_fee(request: HttpRequest, params: Query[FeeCalculationQuery]) -> Any:
+def calculate_fee(request: HttpRequest, params: Query[FeeCalculationQuery]) -> Answer:
     order = get_or_404(selectors.order_detail(), params.sales_order_id)
     return ok(pricing.fee_on_order(order, params.fee_id, params.quantity), "Fee calculated successfully")
 
@@ -444,7 +444,7 @@ def calculate_fee(request: HttpRequest, params: Query[FeeCalculationQuery]) -> A
     description="{total_tax_amount, taxable_items}. An unknown id: 404 whose body also carries the empty "
     "default (total_tax_amount 0, taxable_items []).",
 )
-def sales_order_taxes(request: HttpRequest, id: int) -> Any:
+def sales_order_taxes(request: HttpRequest, id: int) -> Answer:
     order = selectors.get_order(id)
     if order is None:
         raise not_found(SalesOrder, total_tax_amount="0.00", taxable_items=[])
@@ -452,7 +452,7 @@ def sales_order_taxes(request: HttpRequest, id: int) -> Any:
 
 
 @tax_router.get("/sales-orders/taxes/{raw}", auth=perm("sales_order.view"), include_in_schema=False)
-def sales_order_taxes_not_an_id(request: HttpRequest, raw: str) -> Any:
+def sales_order_taxes_not_an_id(request: HttpRequest, raw: str) -> Answer:
     raise not_found(SalesOrder, total_tax_amount="0.00", taxable_items=[])
 
 
@@ -463,7 +463,7 @@ def sales_order_taxes_not_an_id(request: HttpRequest, raw: str) -> Any:
     summary="The unit price of a product on a sales order (its line's, else what the engine gives)",
     openapi_extra=NOT_FOUND_DOC,
 )
-def specific_price(request: HttpRequest, params: Query[SpecificPriceQuery]) -> Any:
+def specific_price(request: HttpRequest, params: Query[SpecificPriceQuery]) -> Answer:
     order = get_or_404(selectors.order_detail(), params.sales_order_id)
     return ok(pricing.unit_price_on_order(order, params.product_id), "Unit price retrieved successfully")
 

@@ -5,7 +5,7 @@ prices, the final price of one product, and the explained price of a quantity (a
 import datetime as dt
 from typing import Any
 
-from core.envelope import Envelope, Message, ok
+from core.envelope import Answer, Envelope, Message, ok
 from core.errors import ApiError
 from core.permissions import perm, register_resource
 from django.db import transaction
@@ -48,7 +48,7 @@ class CustomerPriceIndexQuery(Schema):
     description="With `sales_order_id` instead: the order's price list (`simple_prices`), answered by "
     "the sales app through `services.register_sales_order_prices`.",
 )
-def customer_price_index(request: HttpRequest, q: Query[CustomerPriceIndexQuery]) -> Any:
+def customer_price_index(request: HttpRequest, q: Query[CustomerPriceIndexQuery]) -> Answer:
     if q.sales_order_id is not None:
         return services.sales_order_prices(q.sales_order_id)
     if q.customer_id is None:
@@ -75,7 +75,7 @@ def _pricing_message(data: dict[str, Any], created: int, updated: int, verb: str
     operation_id="customer_price_add",
     summary="Add pricing items to a customer (and set its pricing type)",
 )
-def add_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Any:
+def add_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Answer:
     data = payload.dict()
     with transaction.atomic():
         created, updated = services.save_customer_pricing(customer_id, data)
@@ -89,7 +89,7 @@ def add_customer_pricing(request: HttpRequest, customer_id: int, payload: Custom
     operation_id="customer_price_update",
     summary="Change a customer's pricing type and items (an empty pricings list changes the type only)",
 )
-def update_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Any:
+def update_customer_pricing(request: HttpRequest, customer_id: int, payload: CustomerPricingIn) -> Answer:
     data = payload.dict()
     with transaction.atomic():
         created, updated = services.save_customer_pricing(customer_id, data)
@@ -109,7 +109,7 @@ class DeletePricingQuery(Schema):
     operation_id="customer_price_delete",
     summary="Delete a customer's pricing item (id), or all its items (the type goes back to standard)",
 )
-def delete_customer_pricing(request: HttpRequest, customer_id: int, q: Query[DeletePricingQuery]) -> Any:
+def delete_customer_pricing(request: HttpRequest, customer_id: int, q: Query[DeletePricingQuery]) -> Answer:
     with transaction.atomic():
         services.delete_customer_pricing(customer_id, q.id)
     what = "Pricing item" if q.id else "Customer pricing"
@@ -130,7 +130,7 @@ class FinalPriceQuery(Schema):
     operation_id="customer_price_final",
     summary="What a customer pays per unit for a product on a date (final_price), with its breakdown",
 )
-def final_price(request: HttpRequest, q: Query[FinalPriceQuery]) -> Any:
+def final_price(request: HttpRequest, q: Query[FinalPriceQuery]) -> Answer:
     on = q.pricing_date or dt.date.today()
     try:
         quoted = services.customer_price(
@@ -156,7 +156,7 @@ def final_price(request: HttpRequest, q: Query[FinalPriceQuery]) -> Any:
     operation_id="customer_price_explain",
     summary="Price check: what a customer pays for a quantity of a product at a ship-to on a date, explained",
 )
-def explain(request: HttpRequest, q: Query[ExplainQuery]) -> Any:
+def explain(request: HttpRequest, q: Query[ExplainQuery]) -> Answer:
     try:
         quoted = services.customer_price(
             customer_id=q.customer_id,

@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from core.crud import Crud
 from core.csv_io import CsvImport, Lookup
-from core.envelope import Envelope, Message, ok
+from core.envelope import Answer, Envelope, Message, ok
 from core.listing import ListSpec
 from core.permissions import perm, register_resource
 from django.db import transaction
@@ -99,7 +99,7 @@ register_resource("buying_price", "Buying prices", ("add", "change", "delete"))
     operation_id="buying_price_save",
     summary="Add a buying price, or update the one with the same supplier, terminal, product and start",
 )
-def save_buying_price(request: HttpRequest, payload: BuyingPriceIn) -> Any:
+def save_buying_price(request: HttpRequest, payload: BuyingPriceIn) -> Answer:
     with transaction.atomic():
         bp, created = services.save_buying_price(payload.dict())
     return ok(
@@ -116,7 +116,7 @@ def save_buying_price(request: HttpRequest, payload: BuyingPriceIn) -> Any:
     operation_id="buying_price_delete",
     summary="Delete a buying price",
 )
-def delete_buying_price(request: HttpRequest, id: int) -> Any:
+def delete_buying_price(request: HttpRequest, id: int) -> Answer:
     with transaction.atomic():
         services.delete_buying_price(buying_price_crud.get_object(id))
     return ok(None, "Buying price deleted successfully!")
@@ -129,7 +129,7 @@ def delete_buying_price(request: HttpRequest, id: int) -> Any:
     operation_id="buying_price_sheet",
     summary="Save a supplier's rack for a day (terminal x product grid): all rows or none",
 )
-def save_rack_sheet(request: HttpRequest, payload: RackSheetIn) -> Any:
+def save_rack_sheet(request: HttpRequest, payload: RackSheetIn) -> Answer:
     with transaction.atomic():
         counts = services.save_rack_sheet(
             payload.supplier_id, payload.effective_from, [r.dict() for r in payload.rows]
@@ -152,7 +152,7 @@ class RackBoardQuery(Schema):
     operation_id="buying_price_board",
     summary="The rack on a date by terminal x product, with the change from the day before",
 )
-def rack_board(request: HttpRequest, q: Query[RackBoardQuery]) -> Any:
+def rack_board(request: HttpRequest, q: Query[RackBoardQuery]) -> Answer:
     return ok(
         selectors.rack_board(q.date or dt.date.today(), q.supplier_id, q.basis),
         "Rack board retrieved successfully",
@@ -173,7 +173,7 @@ class HistoryQuery(Schema):
     operation_id="buying_price_history",
     summary="Each supplier's price per day at a terminal for a product",
 )
-def rack_history(request: HttpRequest, q: Query[HistoryQuery]) -> Any:
+def rack_history(request: HttpRequest, q: Query[HistoryQuery]) -> Answer:
     end = q.end or dt.date.today()
     start = end - dt.timedelta(days=q.days - 1)
     points = selectors.rack_history(q.terminal_id, q.product_id, start, end)

@@ -1,9 +1,7 @@
 """Routes of taxes: the catalogue, their dated rates, and a document's tax summary."""
 
-from typing import Any
-
 from core.crud import Crud
-from core.envelope import Envelope, Message, ok
+from core.envelope import Answer, Envelope, Message, ok
 from core.listing import ListSpec
 from core.permissions import perm
 from django.db import transaction
@@ -71,7 +69,7 @@ class TaxRateQuery(Schema):
     operation_id="tax_rate_create",
     summary="Add a rate to a tax (from a date; an open rate before it ends the day before)",
 )
-def add_tax_rate(request: HttpRequest, q: Query[TaxRateQuery], payload: TaxRateIn) -> Any:
+def add_tax_rate(request: HttpRequest, q: Query[TaxRateQuery], payload: TaxRateIn) -> Answer:
     with transaction.atomic():
         rate = services.add_tax_rate(q.tax_id, payload.dict())
     return ok(rate, "Tax rate added successfully", status=201)
@@ -84,7 +82,7 @@ def add_tax_rate(request: HttpRequest, q: Query[TaxRateQuery], payload: TaxRateI
     operation_id="tax_rate_delete",
     summary="Delete a tax rate",
 )
-def delete_tax_rate(request: HttpRequest, id: int) -> Any:
+def delete_tax_rate(request: HttpRequest, id: int) -> Answer:
     services.delete_tax_rate(id)
     return ok(None, "Tax rate deleted successfully")
 
@@ -93,7 +91,7 @@ def _summary_route(kind: str, label: str, permission: str) -> None:
     """A document's tax summary needs the document's own view permission (it shows its quantities,
     amounts and taxes), not the tax catalogue's."""
 
-    def summary(request: HttpRequest, id: int) -> Any:
+    def summary(request: HttpRequest, id: int) -> Answer:
         summary = services.document_tax_summary(kind, id, label.capitalize())
         return ok(summary, f"Taxes of the {label} retrieved successfully")
 

@@ -56,15 +56,15 @@ locals {
       # Migrations run in the one-off manage task at each deploy (docs/operations.md), not at each
       # web task's start (its DATABASE_URL goes through the pooler).
       FUELDESK_MIGRATE_ON_START = "0"
-      REDIS_URL                    = "rediss://${aws_elasticache_replication_group.main.primary_endpoint_address}:6379/0"
-      AWS_STORAGE_BUCKET_NAME      = aws_s3_bucket.files.bucket
-      AWS_S3_REGION_NAME           = local.region
-      FILE_UPLOAD_MAX_BYTES        = tostring(var.file_upload_max_bytes)
-      FORWARDED_ALLOW_IPS          = "*" # only the load balancer can reach the tasks (security groups)
-      TRUSTED_PROXY_COUNT          = "1" # the ALB appends the client's address to X-Forwarded-For
-      WEB_CONCURRENCY              = tostring(var.web_concurrency)
-      SENTRY_DSN                   = var.sentry_dsn
-      DEFAULT_FROM_EMAIL           = var.default_from_email
+      REDIS_URL                 = "rediss://${aws_elasticache_replication_group.main.primary_endpoint_address}:6379/0"
+      AWS_STORAGE_BUCKET_NAME   = aws_s3_bucket.files.bucket
+      AWS_S3_REGION_NAME        = local.region
+      FILE_UPLOAD_MAX_BYTES     = tostring(var.file_upload_max_bytes)
+      FORWARDED_ALLOW_IPS       = "*" # only the load balancer can reach the tasks (security groups)
+      TRUSTED_PROXY_COUNT       = "1" # the ALB appends the client's address to X-Forwarded-For
+      WEB_CONCURRENCY           = tostring(var.web_concurrency)
+      SENTRY_DSN                = var.sentry_dsn
+      DEFAULT_FROM_EMAIL        = var.default_from_email
     },
     var.email_host == "" ? {} : {
       EMAIL_BACKEND   = "django.core.mail.backends.smtp.EmailBackend"

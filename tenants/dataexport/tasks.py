@@ -7,13 +7,8 @@ from core.jobs import tenant_actor
     kind="data_export", label="Data export", max_retries=0, time_limit=60 * 60_000, queue_name=QUEUES.backups
 )
 def build_data_export(export_id: int) -> None:
-    from importlib import import_module
-
     from tenants.dataexport import services
 
-    # The lists are declared by the API modules (core.crud.REGISTRY), which a worker does not load
-    # otherwise; by name, so the app does not import the project's API (and its own api back).
-    import_module("fueldesk.api")
     try:
         services.build_export(export_id)
     except Exception as exc:

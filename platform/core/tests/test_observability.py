@@ -1,4 +1,4 @@
-from core.observability import FILTERED, before_send
+from core.observability import FILTERED, Context, before_send
 
 
 def test_sentry_events_carry_no_passwords_or_tokens() -> None:
@@ -9,7 +9,13 @@ def test_sentry_events_carry_no_passwords_or_tokens() -> None:
         },
         "extra": {"token": "zzz", "note": "kept"},
     }
-    out = before_send(event, {})
+    # Outside any request or job (a test calling an auth function directly may have bound a tenant
+    # to this thread): a context of its own, as the middleware opens for every request.
+    context = Context("test-request")
+    try:
+        out = before_send(event, {})
+    finally:
+        context.close()
     assert out["request"]["headers"]["Authorization"] == FILTERED
     assert out["request"]["headers"]["User-Agent"] == "x"
     assert out["request"]["data"]["password"] == FILTERED

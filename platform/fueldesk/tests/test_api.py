@@ -16,12 +16,16 @@ def modules_with_routes() -> set[str]:
     """The api modules that declare `routes` (an app's routes not listed in the root are never served)."""
     found = set()
     for base in ("platform", "."):
-        for path in (ROOT / base).glob("*/**/*api.py" if base == "." else "*/*api.py"):
+        modules = (
+            ("*/**/*api.py", "*/**/api/__init__.py") if base == "." else ("*/*api.py", "*/api/__init__.py")
+        )
+        for path in (p for pattern in modules for p in (ROOT / base).glob(pattern)):
             rel = path.relative_to(ROOT / base)
             if "tests" in rel.parts or ".venv" in rel.parts or rel.parts[0] not in ("tenancy", "tenants"):
                 continue
             if re.search(r"^routes = ", path.read_text(), re.M):
-                found.add(".".join(rel.with_suffix("").parts))
+                parts = rel.with_suffix("").parts
+                found.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return found
 
 

@@ -65,8 +65,8 @@ def _fill(tenant: Tenant) -> list[str]:
     """The demo company's data (every domain's rows) and files referenced from rows (a logo in a JSON
     column, an import's file_key in a text column, an attachment nobody refers to)."""
     from core.storage import save_upload
+    from fueldesk.management.commands.seed_demo import Command as SeedDemo
 
-    from tenancy.management.commands.seed_demo import Command as SeedDemo
     from tenants.company.models import CompanySettings
     from tenants.imports.models import DataImport
 

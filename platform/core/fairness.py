@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from dramatiq.common import current_millis, dq_name
+from dramatiq.common import current_millis
 from dramatiq.middleware import Middleware
 
 from core.errors import REDIS_ERRORS
@@ -154,22 +154,3 @@ class FairShareMiddleware(Middleware):
             log.warning(
                 "could not free %s's place in %s (it expires with its lease)", schema, message.queue_name
             )
-
-
-def declare_lanes(broker: Any, queue_name: str) -> None:
-    """Declare a queue's bulk lane beside it, so that every worker consumes both."""
-    if hasattr(broker, "declare_queue") and queue_name not in ("", None):
-        broker.declare_queue(bulk_lane(queue_name))
-
-
-def queue_depths(broker: Any) -> dict[str, int]:
-    """Messages waiting per queue and lane (delayed ones included): for health and metrics."""
-    client = getattr(broker, "client", None)
-    if client is None:
-        return {}
-    out: dict[str, int] = {}
-    for name in sorted(broker.get_declared_queues()):
-        out[name] = int(client.hlen(f"{broker.namespace}:{name}.msgs")) + int(
-            client.hlen(f"{broker.namespace}:{dq_name(name)}.msgs")
-        )
-    return out

@@ -37,6 +37,8 @@ DOMAIN_API_MODULES = [
     "tenants.google.api",
     "tenants.quickbooks.api",
     "tenants.dataexport.api",
+    "tenants.forecast.api",
+    "tenants.routing.api",
 ]
 
 

@@ -120,6 +120,8 @@ TENANT_APPS = [
     "tenants.google",
     "tenants.quickbooks",
     "tenants.dataexport",
+    "tenants.forecast",
+    "tenants.routing",
 ]
 INSTALLED_APPS = [
     *SHARED_APPS,

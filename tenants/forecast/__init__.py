@@ -1,0 +1,1 @@
+"""Keep-full forecasting: tank usage models, projections and the due list (issue 26)."""

@@ -55,6 +55,7 @@ class Projection:
     usable_gallons: float = 0.0
     reorder_gallons: float = 0.0
     daily_usage: np.ndarray = field(default_factory=lambda: np.zeros(0))  # expected gal/day per day
+    band_z: float = Z90  # the band's half-width in standard deviations (1.645: a 90 % band)
 
     @property
     def ok(self) -> bool:
@@ -103,6 +104,7 @@ def project(
     start: date,
     horizon_days: int = 14,
     temps_start: date | None = None,
+    band_z: float = Z90,
 ) -> list[Projection]:
     """Project every tank. `temps_by_zone[zone]` holds daily means from `temps_start` (default
     `start`) to at least the horizon's last day. Never raises on a tank's data: a tank it cannot
@@ -131,56 +133,75 @@ def project(
     bad_prefix = np.concatenate([np.zeros((len(zone_names), 1)), np.cumsum(np.isnan(hdd), axis=1)], axis=1)
 
     weekday = np.array([(ts + timedelta(d)).weekday() for d in range(T)])
+    # Cumulative HDD per zone and cumulative count of each weekday, from the frame's first day: the
+    # usage between two mornings is then a difference, O(tanks x horizon) whatever the carry span.
+    CH = np.concatenate([np.zeros((len(zone_names), 1)), np.cumsum(np.nan_to_num(hdd), axis=1)], axis=1)
+    CW = np.concatenate(
+        [np.zeros((7, 1)), np.cumsum(weekday[None, :] == np.arange(7)[:, None], axis=1)], axis=1
+    )
     isw = np.zeros(n, dtype=bool)
     zi = np.zeros(n, dtype=int)
     off = np.zeros(n, dtype=int)
-    L0 = np.zeros(n)
-    usable = np.zeros(n)
-    reorder = np.zeros(n)
-    sigma = np.zeros(n)
-    # (mean, low, high) x (baseload, 1/K, rate) and profiles
-    coef = np.zeros((3, n, 3))
-    prof = np.ones((3, n, 7))
     reasons: list[str | None] = []
+    vals: list[tuple[float, ...]] = []
+    profs: list[tuple[float, ...]] = []
+    zero7 = (1.0,) * 7
+    bad_row = (0.0,) * 13
     for j, t in enumerate(tanks):
-        w = t.fit.params.model == "weather"
+        f = t.fit
+        w = f.params.model == "weather"
         isw[j] = w
-        zi[j] = zi_of[t.zone]
+        z = zi_of[t.zone]
+        zi[j] = z
         o = (t.as_of - ts).days if isinstance(t.as_of, date) else s0
-        off[j] = min(max(o, 0), s0)
-        zone_ok = bool(bad_prefix[zi[j], T] - bad_prefix[zi[j], off[j]] == 0)
-        why = _reason(t, w, zone_ok)
+        o = min(max(o, 0), s0)
+        off[j] = o
+        why = _reason(t, w, bool(bad_prefix[z, T] - bad_prefix[z, o] == 0))
         reasons.append(why)
         if why is not None:
+            vals.append(bad_row)
+            profs.extend((zero7, zero7, zero7))
             continue
-        L0[j] = min(t.level_gallons, t.usable_gallons)
-        usable[j] = t.usable_gallons
-        reorder[j] = t.reorder_gallons
-        sigma[j] = max(t.fit.residual_sd, 0.0)
-        for v, p in enumerate((t.fit.params, t.fit.low, t.fit.high)):
+        row: list[float] = [min(t.level_gallons, t.usable_gallons), t.usable_gallons, t.reorder_gallons]
+        row.append(max(f.residual_sd, 0.0))
+        for p in (f.params, f.low, f.high):
             if w:
-                k = p.k_factor or 1e9
-                coef[v, j] = (p.baseload, 1.0 / k, 0.0)
+                row += (p.baseload, 1.0 / (p.k_factor or 1e9), 0.0)
+                profs.append(zero7)
             else:
-                coef[v, j] = (0.0, 0.0, p.daily_rate or 0.0)
-                prof[v, j] = p.weekday_profile
-    ok = np.array([r is None for r in reasons])
+                row += (0.0, 0.0, p.daily_rate or 0.0)
+                profs.append(p.weekday_profile)
+        vals.append(tuple(row))
+    V = np.asarray(vals, dtype=float)
+    L0, usable, reorder, sigma = V[:, 0], V[:, 1], V[:, 2], V[:, 3]
+    coef = V[:, 4:13].reshape(n, 3, 3).transpose(1, 0, 2)  # (variant, tank, (baseload, 1/K, rate))
+    prof = np.asarray(profs, dtype=float).reshape(n, 3, 7).transpose(1, 0, 2)
 
-    H_t = np.nan_to_num(hdd[zi], nan=0.0)  # (n, T)
     idx = s0 + np.arange(H + 1)  # frame indices of the mornings start .. start + H
-    rows = np.arange(n)
+    days_from = (idx[None, :] - off[:, None]).astype(float)  # (n, H+1)
+    hdd_from = CH[zi][:, idx] - CH[zi, off][:, None]
+    wd_from = CW[:, idx][None, :, :] - CW[:, off].T[:, :, None]  # (n, 7, H+1)
+    hdd_h = np.nan_to_num(hdd[zi][:, s0:T])
     used = []
     for v in range(3):
-        u_w = coef[v, :, 0:1] + coef[v, :, 1:2] * H_t
-        u_c = coef[v, :, 2:3] * prof[v][:, weekday]
-        u = np.where(isw[:, None], u_w, u_c)
+        u_w = coef[v, :, 0:1] * days_from + coef[v, :, 1:2] * hdd_from
+        u_c = coef[v, :, 2:3] * np.einsum("nw,nwd->nd", prof[v], wd_from)
+        used.append(np.where(isw[:, None], u_w, u_c))
         if v == 0:
-            daily = u[:, s0:]
-        C = np.concatenate([np.zeros((n, 1)), np.cumsum(u, axis=1)], axis=1)
-        used.append(C[:, idx] - C[rows, off][:, None])
+            daily = np.where(
+                isw[:, None],
+                coef[0, :, 0:1] + coef[0, :, 1:2] * hdd_h,
+                coef[0, :, 2:3] * prof[0][:, weekday[s0:T]],
+            )
     mean_used, low_used, high_used = used
-    nd = (idx[None, :] - off[:, None]).astype(float)
-    noise = (Z90 * sigma)[:, None] ** 2 * nd
+    if band_z != Z90:
+        # The fit's ends are at Z90 in log space: the same interval at band_z is a power of the ratio.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            safe = np.where(mean_used > 0, mean_used, 1.0)
+            high_used = np.where(mean_used > 0, mean_used * (high_used / safe) ** (band_z / Z90), 0.0)
+            low_used = np.where(mean_used > 0, mean_used * (low_used / safe) ** (band_z / Z90), 0.0)
+    nd = days_from
+    noise = (band_z * sigma)[:, None] ** 2 * nd
     level = L0[:, None] - mean_used
     lo = level - np.sqrt((high_used - mean_used) ** 2 + noise)
     hi = level + np.sqrt((mean_used - low_used) ** 2 + noise)
@@ -192,31 +213,28 @@ def project(
     has_l, day_l = _first_crossing(hi, zero)
 
     dates = [start + timedelta(d) for d in range(H + 1)]
+    cap = usable[:, None]
+    level_c = np.clip(level, 0.0, cap)
+    lo_c = np.clip(lo, 0.0, cap)
+    hi_c = np.clip(hi, 0.0, cap)
+    r_day = [dates[d] if h else None for d, h in zip(day_r.tolist(), has_r.tolist(), strict=True)]
+    o_day = [dates[d] if h else None for d, h in zip(day_o.tolist(), has_o.tolist(), strict=True)]
+    e_day = [dates[d] if h else None for d, h in zip(day_e.tolist(), has_e.tolist(), strict=True)]
+    l_day = [dates[d] if h else None for d, h in zip(day_l.tolist(), has_l.tolist(), strict=True)]
     out: list[Projection] = []
     for j, t in enumerate(tanks):
-        if not ok[j]:
+        if reasons[j] is not None:
             out.append(
                 Projection(
                     t.tank_id, start, empty, empty, empty, None, None, None, None, reasons[j],
-                    float(t.usable_gallons or 0.0), float(t.reorder_gallons or 0.0), empty,
+                    float(t.usable_gallons or 0.0), float(t.reorder_gallons or 0.0), empty, band_z,
                 )
             )  # fmt: skip
             continue
-        cap = usable[j]
         out.append(
             Projection(
-                tank_id=t.tank_id,
-                start=start,
-                level=np.clip(level[j], 0.0, cap),
-                low=np.clip(lo[j], 0.0, cap),
-                high=np.clip(hi[j], 0.0, cap),
-                reorder_date=dates[day_r[j]] if has_r[j] else None,
-                runout_date=dates[day_o[j]] if has_o[j] else None,
-                runout_early=dates[day_e[j]] if has_e[j] else None,
-                runout_late=dates[day_l[j]] if has_l[j] else None,
-                usable_gallons=float(cap),
-                reorder_gallons=float(reorder[j]),
-                daily_usage=daily[j],
+                t.tank_id, start, level_c[j], lo_c[j], hi_c[j], r_day[j], o_day[j], e_day[j], l_day[j], None,
+                float(usable[j]), float(reorder[j]), daily[j], band_z,
             )
-        )
+        )  # fmt: skip
     return out

@@ -5,9 +5,9 @@ Levels are taken in the morning, before the day's usage: `level[d]` is the level
 the level after the horizon's last day). A tank's known level (`as_of`, a fill or a reading) is
 carried to `start` with the same model and temperatures (pass `temps_start` <= the oldest as_of).
 
-The band (90 %) adds two things in quadrature: the fit's uncertainty (the usage of its low and
-high parameters, fully correlated over the days) and the day-to-day noise of the usage
-(`residual_sd` per day, independent days, so it grows with the square root of the days).
+The band (98 % by default, `band_z`) adds two things in quadrature: the fit's uncertainty (the
+usage of its low and high parameters, fully correlated over the days) and the day-to-day noise of
+the usage (`residual_sd` per day, independent days, so it grows with the square root of the days).
 
 `reorder_date` / `runout_date` are the days during which the expected level crosses the reorder
 point / zero (the start day itself when it is already there); `runout_early` / `runout_late` the
@@ -25,6 +25,9 @@ import numpy as np
 
 from .usage import TEMP_MAX_F, TEMP_MIN_F, Z90, UsageFit
 
+# The band: 98 % (1 % of the days' usage above its high edge). Run-outs cost far more than a
+# smaller drop, so the due list pulls a delivery earlier on this band's run-out (docs/forecast-model.md).
+DEFAULT_BAND_Z = 2.326
 # A level a little above the usable capacity is a gauge's rounding, not an error.
 LEVEL_TOLERANCE = 0.02
 
@@ -55,7 +58,7 @@ class Projection:
     usable_gallons: float = 0.0
     reorder_gallons: float = 0.0
     daily_usage: np.ndarray = field(default_factory=lambda: np.zeros(0))  # expected gal/day per day
-    band_z: float = Z90  # the band's half-width in standard deviations (1.645: a 90 % band)
+    band_z: float = DEFAULT_BAND_Z  # the band's half-width in standard deviations
 
     @property
     def ok(self) -> bool:
@@ -104,7 +107,7 @@ def project(
     start: date,
     horizon_days: int = 14,
     temps_start: date | None = None,
-    band_z: float = Z90,
+    band_z: float = DEFAULT_BAND_Z,
 ) -> list[Projection]:
     """Project every tank. `temps_by_zone[zone]` holds daily means from `temps_start` (default
     `start`) to at least the horizon's last day. Never raises on a tank's data: a tank it cannot
@@ -151,12 +154,12 @@ def project(
         f = t.fit
         w = f.params.model == "weather"
         isw[j] = w
-        z = zi_of[t.zone]
-        zi[j] = z
+        zn = zi_of[t.zone]
+        zi[j] = zn
         o = (t.as_of - ts).days if isinstance(t.as_of, date) else s0
         o = min(max(o, 0), s0)
         off[j] = o
-        why = _reason(t, w, bool(bad_prefix[z, T] - bad_prefix[z, o] == 0))
+        why = _reason(t, w, bool(bad_prefix[zn, T] - bad_prefix[zn, o] == 0))
         reasons.append(why)
         if why is not None:
             vals.append(bad_row)

@@ -24,12 +24,12 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from .due import due_list
-from .projection import TankState, project
+from .projection import DEFAULT_BAND_Z, TankState, project
 from .usage import TYPICAL, UsageFit, UsageInterval, UsageParams, fit_usage
 from .weather import series
 
@@ -44,6 +44,15 @@ def climatology(day: date, mean_f: float = 55.0, amp_f: float = 22.0, coldest_do
     return mean_f - amp_f * math.cos(2 * math.pi * (doy - coldest_doy) / 365.25)
 
 
+def climatology_normals(mean_f: float = 55.0, amp_f: float = 22.0) -> dict[tuple[int, int], float]:
+    out = {}
+    d = date(2024, 1, 1)
+    while d.year == 2024:
+        out[(d.month, d.day)] = climatology(d, mean_f, amp_f)
+        d += timedelta(1)
+    return out
+
+
 def synthetic_temps(
     start: date,
     days: int,
@@ -52,8 +61,10 @@ def synthetic_temps(
     amp_f: float = 22.0,
     anomaly_sd: float = 6.0,
     snaps_per_winter_month: float = 1.0,
+    normals: Mapping[tuple[int, int], float] | None = None,
 ) -> np.ndarray:
-    """Seasonal shape + AR(1) weather anomalies + cold snaps (3-7 days, 12-25 °F colder) in Dec-Feb."""
+    """Seasonal shape (a cosine, or `normals`) + AR(1) weather anomalies + cold snaps (3-7 days,
+    12-25 °F colder) in Dec-Feb."""
     rho = 0.7
     out = np.empty(days)
     a = 0.0
@@ -69,7 +80,8 @@ def synthetic_temps(
         if snap_left:
             cold = snap_depth
             snap_left -= 1
-        out[i] = climatology(d, mean_f, amp_f) + a - cold
+        base = normals[(d.month, d.day)] if normals is not None else climatology(d, mean_f, amp_f)
+        out[i] = base + a - cold
     return np.clip(out, -40.0, 110.0)
 
 
@@ -199,7 +211,7 @@ class Outcome:
             tanks = holdout == part
         drops = np.array(self.drop_share)[sel] if len(self.drop_share) else np.zeros(0)
         ro = self.runout_by_tank[tanks] if len(self.runout_by_tank) else np.zeros(0)
-        out = {
+        out: dict[str, Any] = {
             "tanks": int(tanks.sum()),
             "deliveries": int(sel.sum()),
             "avg_drop_pct": round(100 * float(drops.mean()), 1) if len(drops) else None,
@@ -207,7 +219,7 @@ class Outcome:
             "runout_tank_days": int(ro.sum()),
             "tanks_run_out": int((ro > 0).sum()),
         }
-        if part is None:
+        if part is None and self.stops_by_day:
             out["gallons"] = round(self.gallons)
             out["stops_per_1000_gal"] = (
                 round(1000 * self.deliveries / self.gallons, 3) if self.gallons else None
@@ -273,6 +285,27 @@ def run_baseline(pop: Population, usage: np.ndarray, interval: np.ndarray) -> Ou
 
 
 @dataclass
+class Memory:
+    """What the engine knows about every tank from before (last season's fills), and the observed
+    temperatures those fills need."""
+
+    fits: list[UsageFit]
+    intervals: list[list[UsageInterval]]
+    fills: np.ndarray
+    observed: dict[date, float]
+
+
+def cold_memory(pop: Population) -> Memory:
+    priors = [TYPICAL[k] for k in pop.kind]
+    return Memory(
+        [fit_usage([], {}, p.model, p) for p in priors],
+        [[] for _ in range(pop.n)],
+        np.zeros(pop.n, dtype=int),
+        {},
+    )
+
+
+@dataclass
 class EngineSettings:
     horizon_days: int = 14
     within_days: int = 7
@@ -280,7 +313,7 @@ class EngineSettings:
     forecast_sd0: float = 2.0  # °F, today's forecast error; grows by forecast_sd_per_day
     forecast_sd_per_day: float = 0.8
     forecast_days: int = 7
-    band_z: float = 1.645
+    band_z: float = DEFAULT_BAND_Z
 
 
 def run_engine(
@@ -293,20 +326,24 @@ def run_engine(
     rng: np.random.Generator,
     settings: EngineSettings | None = None,
     track_fills: tuple[int, ...] = (1, 3, 6),
-) -> Outcome:
+    memory: Memory | None = None,
+) -> tuple[Outcome, Memory]:
+    """Run the season; the engine starts from `memory` (default: cold, every tank on its typical
+    values) and one reading of every tank's level on the first morning. Returns what it learnt."""
     s = settings or EngineSettings()
+    mem = memory or cold_memory(pop)
     days = usage.shape[0]
     n = pop.n
     out = Outcome("forecast")
     out.param_error = {f: [] for f in track_fills}
     level = pop.start_level.copy()
     priors: list[UsageParams] = [TYPICAL[k] for k in pop.kind]
-    fits: list[UsageFit] = [fit_usage([], {}, p.model, p) for p in priors]
-    intervals: list[list[UsageInterval]] = [[] for _ in range(n)]
+    fits = list(mem.fits)
+    intervals = [list(iv) for iv in mem.intervals]
     known = level.copy()  # the opening reading
     known_asof = [start] * n
-    fills = np.zeros(n, dtype=int)
-    observed: dict[date, float] = {}
+    fills = mem.fills.copy()
+    observed = dict(mem.observed)
     ro = np.zeros(n, dtype=int)
     truth_rate = np.where(pop.weather, pop.k, pop.rate)
     flat = np.full(days + s.horizon_days + 400, 50.0)
@@ -375,7 +412,7 @@ def run_engine(
     out.runout_by_tank = ro
     out.runout_days = int(ro.sum())
     out.tanks_run_out = int((ro > 0).sum())
-    return out
+    return out, Memory(fits, intervals, fills, observed)
 
 
 def _dispatch(due: list, today: date, stops: int, within_days: int) -> list[int]:
@@ -403,3 +440,114 @@ def fleet_stops(pop: Population, usage: np.ndarray, target_drop: float = 0.7, ma
     visits = (usage / (target_drop * pop.usable[None, :])).sum(axis=1)
     week = np.convolve(visits, np.ones(7) / 7, mode="valid")
     return max(1, math.ceil(margin * float(week.max())))
+
+
+# ---- a whole scenario ---------------------------------------------------------------------------
+
+
+@dataclass
+class Season:
+    name: str
+    start: date
+    temps: np.ndarray  # the true daily means, one per simulated day
+    normals: Mapping[tuple[int, int], float]  # what the engine uses beyond the forecast's days
+
+
+def _merge_errors(*outcomes: Outcome) -> dict[int, list[tuple[float, bool]]]:
+    merged: dict[int, list[tuple[float, bool]]] = {}
+    for o in outcomes:
+        for k, rows in o.param_error.items():
+            merged.setdefault(k, []).extend(rows)
+    return merged
+
+
+def run_scenario(
+    scenario: Scenario,
+    n_tanks: int,
+    history: Season,
+    seasons: list[Season],
+    seed: int,
+    warmup_days: int | None = None,
+    stops_per_day: int | None = None,
+    settings: EngineSettings | None = None,
+) -> dict[str, Any]:
+    """Last season (`history`): the baseline tunes its intervals on its usage, and the engine runs
+    it from a cold start (its first `warmup_days`, default all) - the figures of a first season on
+    typical values. Then each measured season: the engine with what it learnt, and the baseline,
+    on the same usage. Figures for all tanks, the tuning part and the held-out part."""
+    rng = np.random.default_rng(seed)
+    pop = make_population(scenario, n_tanks, rng)
+    hist_usage = true_usage(pop, history.start, history.temps, np.random.default_rng(seed + 1))
+    intervals = tune_intervals(pop, hist_usage, reserve_share=float(pop.reorder[0] / pop.usable[0]))
+    w = warmup_days or len(history.temps)
+    hist_stops = stops_per_day or fleet_stops(pop, hist_usage[:w])
+    t0 = time.perf_counter()
+    cold, memory = run_engine(
+        pop,
+        history.start,
+        hist_usage[:w],
+        history.temps[:w],
+        history.normals,
+        hist_stops,
+        np.random.default_rng(seed + 2),
+        settings,
+    )
+    result: dict[str, Any] = {
+        "tanks": pop.n,
+        "held_out_tanks": int(pop.holdout.sum()),
+        "first_season_cold_start": {
+            "days": w,
+            "fleet_stops_per_day": hist_stops,
+            "engine": cold.summary(pop.holdout),
+            "seconds": round(time.perf_counter() - t0, 1),
+        },
+        "baseline_interval_days_median": int(np.median(intervals)),
+        "seasons": {},
+    }
+    measured: list[Outcome] = []
+    for k, season in enumerate(seasons):
+        usage = true_usage(pop, season.start, season.temps, np.random.default_rng(seed + 10 + k))
+        stops = stops_per_day or fleet_stops(pop, usage)
+        t0 = time.perf_counter()
+        eng, _ = run_engine(
+            pop,
+            season.start,
+            usage,
+            season.temps,
+            season.normals,
+            stops,
+            np.random.default_rng(seed + 20 + k),
+            settings,
+            memory=memory,
+        )
+        seconds = time.perf_counter() - t0
+        base = run_baseline(pop, usage, intervals)
+        measured.append(eng)
+        hdd_total = float(np.maximum(0.0, 65.0 - season.temps).sum())
+        result["seasons"][season.name] = {
+            "days": len(season.temps),
+            "hdd": round(hdd_total),
+            "fleet_stops_per_day": stops,
+            "engine": {
+                "all": eng.summary(pop.holdout),
+                "tuning": eng.summary(pop.holdout, False),
+                "held_out": eng.summary(pop.holdout, True),
+            },
+            "baseline": {
+                "all": base.summary(pop.holdout),
+                "tuning": base.summary(pop.holdout, False),
+                "held_out": base.summary(pop.holdout, True),
+            },
+            "engine_seconds": round(eng.engine_seconds, 1),
+            "seconds": round(seconds, 1),
+        }
+    # Parameter error after 1, 3, 6 fills: the cold start and the first measured season go on
+    # counting the same tanks' fills.
+    errs = Outcome("errors", param_error=_merge_errors(cold, *measured[:1]))
+    errs.runout_by_tank = np.zeros(pop.n)
+    result["param_error_after_fills"] = {
+        "all": errs.summary(pop.holdout).get("param_error_after_fills", {}),
+        "tuning": errs.summary(pop.holdout, False).get("param_error_after_fills", {}),
+        "held_out": errs.summary(pop.holdout, True).get("param_error_after_fills", {}),
+    }
+    return result

@@ -151,8 +151,8 @@ def test_projection_levels_dates_and_band():
     p = UsageParams("calendar", None, 0.0, 10.0)
     fit = fit_usage([UsageInterval(D0 - timedelta(30), D0, 300.0, "fill")] * 3, {}, "calendar", p)
     tanks = [_state(1, 200.0, fit)]
-    [pr] = project(tanks, {}, D0, horizon_days=30)
-    assert pr.ok and len(pr.level) == 31
+    [pr] = project(tanks, {}, D0, horizon_days=45)
+    assert pr.ok and len(pr.level) == 46
     assert abs(pr.level[0] - 200) < 1e-9 and abs(pr.level[5] - (200 - 5 * fit.params.daily_rate)) < 1e-6
     rate = fit.params.daily_rate
     # Morning levels 200 - d*rate: reorder 60 crossed during day floor((200-60)/rate)...

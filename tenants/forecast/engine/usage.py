@@ -377,3 +377,36 @@ def intervals_from_fills(
             continue
         out.append(UsageInterval(prev[0], nxt[0], prev[2] - nxt[1], "fill"))
     return out
+
+
+def override_fit(params: UsageParams, fit: UsageFit | None = None, rel_sd: float = 0.1) -> UsageFit:
+    """The office's override of a tank's parameters as a fit the projection uses: the given values,
+    a band of `rel_sd` (1 sd, share of the usage) around them, the fit's noise and interval count
+    kept when there is one. Refuses (cannot_fit) values that cannot be a tank's usage."""
+    if params.model == "weather":
+        if params.k_factor is None or not params.k_factor > MIN_K or not params.baseload >= 0:
+            return _cannot(params, "an overridden K must be a positive number and the baseload not negative")
+    elif params.daily_rate is None or not params.daily_rate >= 0 or len(params.weekday_profile) != 7:
+        return _cannot(params, "an overridden daily rate must be a number of gallons, not negative")
+    factor = math.exp(Z90 * rel_sd)
+    noise = fit.residual_sd if fit is not None and fit.ok else 0.0
+    if noise <= 0:
+        daily = params.baseload + 25.0 / params.k_factor if params.k_factor else params.daily_rate or 0.0
+        noise = NOISE_PRIOR_SHARE * daily
+    return UsageFit(
+        params=params,
+        low=_scaled(params.model, params, 1.0 / factor),
+        high=_scaled(params.model, params, factor),
+        n_intervals=fit.n_intervals if fit is not None else 0,
+        residual_sd=noise,
+        method="override",
+        cannot_fit=None,
+        notes=fit.notes if fit is not None else (),
+        k_range=(params.k_factor / factor, params.k_factor * factor) if params.k_factor else None,
+        baseload_range=(params.baseload, params.baseload) if params.model == "weather" else None,
+        rate_range=(
+            ((params.daily_rate or 0.0) / factor, (params.daily_rate or 0.0) * factor)
+            if params.model == "calendar"
+            else None
+        ),
+    )

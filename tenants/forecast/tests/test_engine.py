@@ -17,6 +17,7 @@ from tenants.forecast.engine import (
     fit_usage,
     hdd,
     normals,
+    override_fit,
     project,
     series,
     typical_params,
@@ -233,3 +234,16 @@ def test_projecting_ten_thousand_tanks_is_fast():
     assert all(p.ok for p in prs)
     # A generous bound for a loaded shared machine; the benchmark reports the real figure.
     assert time.perf_counter() - t0 < 10
+
+
+def test_an_override_replaces_the_fit_and_bad_overrides_are_refused():
+    temps = winter(200)
+    fit = fit_usage(weather_intervals(4.0, 1.0, temps, every=25), temps, "weather", typical_params("res"))
+    over = override_fit(UsageParams("weather", 6.0, 0.2, None), fit)
+    assert over.ok and over.method == "override" and over.params.k_factor == 6.0
+    assert over.n_intervals == fit.n_intervals and over.k_range[0] < 6.0 < over.k_range[1]
+    [pr] = project([_state(1, 200.0, over)], {"z": np.full(14, 35.0)}, D0)
+    assert abs(pr.level[1] - (200 - (0.2 + 30 / 6.0))) < 1e-6
+    bad = override_fit(UsageParams("weather", -1.0, 0.2, None), fit)
+    assert "positive number" in bad.cannot_fit
+    assert "cannot fit" in project([_state(2, 200.0, bad)], {"z": np.full(14, 35.0)}, D0)[0].cannot_project

@@ -26,6 +26,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tenants.forecast.engine import TankState, due_list, fit_usage, project, typical_params
 from tenants.forecast.engine.simulate import (
@@ -36,6 +37,16 @@ from tenants.forecast.engine.simulate import (
     synthetic_temps,
 )
 from tenants.forecast.engine.usage import UsageInterval
+
+
+@pytest.fixture
+def _django_db_helper():
+    """No database here: tests/bench/conftest.py marks every benchmark django_db (pytest-django would
+    create and tear down a test database, minutes on a loaded machine); this pure-numpy simulation
+    replaces pytest-django's helper for its one test, so database access stays blocked (an accidental
+    query fails loudly). Should pytest-django rename the fixture, the database is created as before."""
+    return None
+
 
 TANKS = int(os.environ.get("BENCH_FORECAST_TANKS", "2000"))
 HEAT_DAYS = int(os.environ.get("BENCH_FORECAST_HEAT_DAYS", "212"))  # Oct 1 .. Apr 30
@@ -187,8 +198,11 @@ def test_keep_full_forecast_by_simulation(record):
         print(f"   K / rate error after fills (held out): {scen['param_error_after_fills']['held_out']}")
     print(f"projection of 10,000 tanks x 14 days: {cost}; wall {wall} s, CPU {cpu} s; {load_after}")
 
-    # The issue's targets, on the measured seasons (the engine knows last season's fills).
+    # The issue's targets, on the measured seasons (the engine knows last season's fills); a run made
+    # smaller through the environment reports without asserting them (short seasons, few fills).
     assert cost["project_s_median"] <= 2.0
+    if TANKS < 1000 or HEAT_DAYS < 150 or DIESEL_DAYS < 300:
+        return
     for label, scen in runs:
         for s in scen["seasons"].values():
             eng, base = s["engine"]["all"], s["baseline"]["all"]

@@ -165,16 +165,17 @@ def project(
             vals.append(bad_row)
             profs.extend((zero7, zero7, zero7))
             continue
-        row: list[float] = [min(t.level_gallons, t.usable_gallons), t.usable_gallons, t.reorder_gallons]
-        row.append(max(f.residual_sd, 0.0))
-        for p in (f.params, f.low, f.high):
-            if w:
-                row += (p.baseload, 1.0 / (p.k_factor or 1e9), 0.0)
-                profs.append(zero7)
-            else:
-                row += (0.0, 0.0, p.daily_rate or 0.0)
-                profs.append(p.weekday_profile)
-        vals.append(tuple(row))
+        terms, tprofs = f.projection_terms
+        vals.append(
+            (
+                min(t.level_gallons, t.usable_gallons),
+                t.usable_gallons,
+                t.reorder_gallons,
+                max(f.residual_sd, 0.0),
+                *terms,
+            )
+        )
+        profs.extend(tprofs)
     V = np.asarray(vals, dtype=float)
     L0, usable, reorder, sigma = V[:, 0], V[:, 1], V[:, 2], V[:, 3]
     coef = V[:, 4:13].reshape(n, 3, 3).transpose(1, 0, 2)  # (variant, tank, (baseload, 1/K, rate))
@@ -182,9 +183,9 @@ def project(
 
     idx = s0 + np.arange(H + 1)  # frame indices of the mornings start .. start + H
     days_from = (idx[None, :] - off[:, None]).astype(float)  # (n, H+1)
-    hdd_from = CH[zi][:, idx] - CH[zi, off][:, None]
+    hdd_from = CH[zi[:, None], idx[None, :]] - CH[zi, off][:, None]
     wd_from = CW[:, idx][None, :, :] - CW[:, off].T[:, :, None]  # (n, 7, H+1)
-    hdd_h = np.nan_to_num(hdd[zi][:, s0:T])
+    hdd_h = np.nan_to_num(hdd[zi[:, None], np.arange(s0, T)[None, :]])
     used = []
     for v in range(3):
         u_w = coef[v, :, 0:1] * days_from + coef[v, :, 1:2] * hdd_from

@@ -364,12 +364,6 @@ def run_engine(
             zone_temps = series(oldest, span, observed, forecast, normals)
         else:
             zone_temps = flat[:span]
-        states = [
-            TankState(
-                i, float(pop.usable[i]), float(pop.reorder[i]), float(known[i]), known_asof[i], fits[i], "z"
-            )
-            for i in range(n)
-        ]
         prs = project(states, {"z": zone_temps}, today, s.horizon_days, temps_start=oldest, band_z=s.band_z)
         due = due_list(prs, states, today, s.within_days)
         take = _dispatch(due, today, stops_per_day, s.within_days)

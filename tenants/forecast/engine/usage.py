@@ -111,6 +111,21 @@ class UsageFit:
     def ok(self) -> bool:
         return self.cannot_fit is None
 
+    @functools.cached_property
+    def projection_terms(self) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
+        """(baseload, 1/K, rate) of params, low and high in a row, and their three weekday profiles:
+        what the vectorised projection reads (computed once per fit)."""
+        row: list[float] = []
+        profs: list[tuple[float, ...]] = []
+        for p in (self.params, self.low, self.high):
+            if p.model == "weather":
+                row += (p.baseload, 1.0 / (p.k_factor or 1e9), 0.0)
+                profs.append((1.0,) * 7)
+            else:
+                row += (0.0, 0.0, p.daily_rate or 0.0)
+                profs.append(tuple(p.weekday_profile))
+        return tuple(row), tuple(profs)
+
 
 # Typical values of a new tank, by its customer type or use. Weekday profiles are normalised to mean 1.
 def _profile(*w: float) -> tuple[float, ...]:
@@ -317,7 +332,7 @@ def fit_usage(
             # sigma_day from the weighted residuals per day, shrunk to the prior guess.
             ss = float(np.sum(w * r**2 / n))
             sigma = math.sqrt((NOISE_PRIOR_DOF * s0**2 + ss) / (NOISE_PRIOR_DOF + m))
-        if float(np.max(np.abs(new - theta))) <= 1e-9 + 1e-6 * float(np.max(np.abs(theta))):
+        if float(np.max(np.abs(new - theta))) <= 1e-9 + 1e-5 * float(np.max(np.abs(theta))):
             theta = new
             break
         theta = new

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import numpy as np
 
@@ -156,10 +156,14 @@ def project(
         isw[j] = w
         zn = zi_of[t.zone]
         zi[j] = zn
-        o = (t.as_of - ts).days if isinstance(t.as_of, date) else s0
+        as_of = t.as_of.date() if isinstance(t.as_of, datetime) else t.as_of
+        o = (as_of - ts).days if isinstance(as_of, date) else s0
         o = min(max(o, 0), s0)
         off[j] = o
-        why = _reason(t, w, bool(bad_prefix[zn, T] - bad_prefix[zn, o] == 0))
+        try:
+            why = _reason(t, w, bool(bad_prefix[zn, T] - bad_prefix[zn, o] == 0))
+        except (TypeError, ValueError, AttributeError) as exc:  # None or text where a number belongs
+            why = f"the tank's data is not usable: {exc}"
         reasons.append(why)
         if why is not None:
             vals.append(bad_row)

@@ -180,6 +180,7 @@ def test_projection_carries_an_old_level_forward_and_refuses_bad_tanks():
         _state(5, 100.0, fit, zone="nowhere"),
         _state(6, 100.0, fit, zone="hot"),
         _state(7, 100.0, fit_usage([], {}, "weather", UsageParams("weather", None, 0, None))),
+        _state(8, 100.0, fit, usable=None),
     ]
     hot = temps.copy()
     hot[3] = 200.0
@@ -191,6 +192,7 @@ def test_projection_carries_an_old_level_forward_and_refuses_bad_tanks():
     assert "no valid temperatures for zone 'nowhere'" in reasons[3]
     assert "zone 'hot'" in reasons[4]
     assert "cannot fit" in reasons[5]
+    assert "not usable" in reasons[6]
     assert all(len(p.level) == 0 for p in prs)
     assert due_list(prs, bad, D0, 14) == []
 

@@ -464,11 +464,13 @@ def run_scenario(
     warmup_days: int | None = None,
     stops_per_day: int | None = None,
     settings: EngineSettings | None = None,
+    fleet_factor: float = 1.0,
 ) -> dict[str, Any]:
     """Last season (`history`): the baseline tunes its intervals on its usage, and the engine runs
     it from a cold start (its first `warmup_days`, default all) - the figures of a first season on
     typical values. Then each measured season: the engine with what it learnt, and the baseline,
-    on the same usage. Figures for all tanks, the tuning part and the held-out part."""
+    on the same usage. Figures for all tanks, the tuning part and the held-out part. `fleet_factor`
+    scales the measured seasons' fleet (below 1: a fleet too small for the season)."""
     rng = np.random.default_rng(seed)
     pop = make_population(scenario, n_tanks, rng)
     hist_usage = true_usage(pop, history.start, history.temps, np.random.default_rng(seed + 1))
@@ -501,7 +503,7 @@ def run_scenario(
     measured: list[Outcome] = []
     for k, season in enumerate(seasons):
         usage = true_usage(pop, season.start, season.temps, np.random.default_rng(seed + 10 + k))
-        stops = stops_per_day or fleet_stops(pop, usage)
+        stops = stops_per_day or max(1, round(fleet_factor * fleet_stops(pop, usage)))
         t0 = time.perf_counter()
         eng, _ = run_engine(
             pop,

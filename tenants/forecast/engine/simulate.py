@@ -445,6 +445,7 @@ class Season:
     start: date
     temps: np.ndarray  # the true daily means, one per simulated day
     normals: Mapping[tuple[int, int], float]  # what the engine uses beyond the forecast's days
+    fleet_factor: float = 1.0  # the fleet as a share of what the season's peak week needs
 
 
 def _merge_errors(*outcomes: Outcome) -> dict[int, list[tuple[float, bool]]]:
@@ -501,9 +502,16 @@ def run_scenario(
         "seasons": {},
     }
     measured: list[Outcome] = []
+    usages: dict[int, np.ndarray] = {}
     for k, season in enumerate(seasons):
-        usage = true_usage(pop, season.start, season.temps, np.random.default_rng(seed + 10 + k))
-        stops = stops_per_day or max(1, round(fleet_factor * fleet_stops(pop, usage)))
+        # Seasons of the same weather (fleet variants) share their usage, day by day.
+        first = next(j for j, o in enumerate(seasons) if o.start == season.start and o.temps is season.temps)
+        if first not in usages:
+            usages[first] = true_usage(
+                pop, season.start, season.temps, np.random.default_rng(seed + 10 + first)
+            )
+        usage = usages[first]
+        stops = stops_per_day or max(1, round(fleet_factor * season.fleet_factor * fleet_stops(pop, usage)))
         t0 = time.perf_counter()
         eng, _ = run_engine(
             pop,

@@ -92,6 +92,13 @@ def _reason(t: TankState, weather: bool, zone_ok: bool) -> str | None:
     return None
 
 
+def _float(v: object) -> float:
+    try:
+        return float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+
+
 def _first_crossing(arr: np.ndarray, thr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row: does the (morning) level reach `thr` within the horizon, and on which day index
     (the day during which it crosses; 0 when it is already there at the start)."""
@@ -145,44 +152,56 @@ def project(
     isw = np.zeros(n, dtype=bool)
     zi = np.zeros(n, dtype=int)
     off = np.zeros(n, dtype=int)
-    reasons: list[str | None] = []
-    vals: list[tuple[float, ...]] = []
+    raw: list[tuple] = []
+    terms_rows: list[tuple[float, ...]] = []
     profs: list[tuple[float, ...]] = []
-    zero7 = (1.0,) * 7
-    bad_row = (0.0,) * 13
+    fit_ok = np.zeros(n, dtype=bool)
     for j, t in enumerate(tanks):
         f = t.fit
-        w = f.params.model == "weather"
-        isw[j] = w
-        zn = zi_of[t.zone]
-        zi[j] = zn
+        isw[j] = f.params.model == "weather"
+        zi[j] = zi_of[t.zone]
         as_of = t.as_of.date() if isinstance(t.as_of, datetime) else t.as_of
         o = (as_of - ts).days if isinstance(as_of, date) else s0
-        o = min(max(o, 0), s0)
-        off[j] = o
+        off[j] = min(max(o, 0), s0)
+        fit_ok[j] = f.projection_problem is None
+        terms, tprofs = f.projection_terms
+        terms_rows.append(terms)
+        profs.extend(tprofs)
+        raw.append((t.level_gallons, t.usable_gallons, t.reorder_gallons, f.residual_sd))
+    zone_ok = bad_prefix[zi, T] - bad_prefix[zi, off] == 0
+    try:
+        R = np.asarray(raw, dtype=float)  # None -> NaN
+    except (TypeError, ValueError):  # text where a number belongs: that tank's values are NaN
+        R = np.array([[_float(v) for v in row] for row in raw])
+    with np.errstate(invalid="ignore"):
+        lv, us, ro = R[:, 0], R[:, 1], R[:, 2]
+        ok = (
+            fit_ok
+            & np.isfinite(us)
+            & (us > 0)
+            & np.isfinite(lv)
+            & (lv >= 0)
+            & (lv <= us * (1 + LEVEL_TOLERANCE))
+            & np.isfinite(ro)
+            & (ro >= 0)
+            & (ro < us)
+            & (~isw | zone_ok)
+        )
+    reasons: list[str | None] = [None] * n
+    for j in np.flatnonzero(~ok).tolist():
+        t = tanks[j]
         try:
-            why = _reason(t, w, bool(bad_prefix[zn, T] - bad_prefix[zn, o] == 0))
+            why = _reason(t, bool(isw[j]), bool(zone_ok[j]))
         except (TypeError, ValueError, AttributeError) as exc:  # None or text where a number belongs
             why = f"the tank's data is not usable: {exc}"
-        reasons.append(why)
-        if why is not None:
-            vals.append(bad_row)
-            profs.extend((zero7, zero7, zero7))
-            continue
-        terms, tprofs = f.projection_terms
-        vals.append(
-            (
-                min(t.level_gallons, t.usable_gallons),
-                t.usable_gallons,
-                t.reorder_gallons,
-                max(f.residual_sd, 0.0),
-                *terms,
-            )
-        )
-        profs.extend(tprofs)
-    V = np.asarray(vals, dtype=float)
-    L0, usable, reorder, sigma = V[:, 0], V[:, 1], V[:, 2], V[:, 3]
-    coef = V[:, 4:13].reshape(n, 3, 3).transpose(1, 0, 2)  # (variant, tank, (baseload, 1/K, rate))
+        reasons[j] = why or "the tank's data is not usable"
+    okc = ok[:, None]
+    L0 = np.where(ok, np.minimum(lv, us), 0.0)
+    usable = np.where(ok, us, 0.0)
+    reorder = np.where(ok, ro, 0.0)
+    sigma = np.where(ok, np.maximum(np.nan_to_num(R[:, 3]), 0.0), 0.0)
+    T9 = np.where(okc, np.asarray(terms_rows, dtype=float), 0.0)
+    coef = T9.reshape(n, 3, 3).transpose(1, 0, 2)  # (variant, tank, (baseload, 1/K, rate))
     prof = np.asarray(profs, dtype=float).reshape(n, 3, 7).transpose(1, 0, 2)
 
     idx = s0 + np.arange(H + 1)  # frame indices of the mornings start .. start + H

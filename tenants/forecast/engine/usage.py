@@ -112,6 +112,19 @@ class UsageFit:
         return self.cannot_fit is None
 
     @functools.cached_property
+    def projection_problem(self) -> str | None:
+        """Why these parameters cannot be projected (None: they can)."""
+        if self.cannot_fit is not None:
+            return self.cannot_fit
+        p = self.params
+        if p.model == "weather":
+            if p.k_factor is None or not p.k_factor > 0:
+                return "the weather model needs a positive K"
+        elif p.daily_rate is None or not p.daily_rate >= 0:
+            return "the calendar model needs a daily rate"
+        return None
+
+    @functools.cached_property
     def projection_terms(self) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
         """(baseload, 1/K, rate) of params, low and high in a row, and their three weekday profiles:
         what the vectorised projection reads (computed once per fit)."""

@@ -181,6 +181,7 @@ def test_projection_carries_an_old_level_forward_and_refuses_bad_tanks():
         _state(6, 100.0, fit, zone="hot"),
         _state(7, 100.0, fit_usage([], {}, "weather", UsageParams("weather", None, 0, None))),
         _state(8, 100.0, fit, usable=None),
+        _state(9, "lots", fit),
     ]
     hot = temps.copy()
     hot[3] = 200.0
@@ -193,6 +194,10 @@ def test_projection_carries_an_old_level_forward_and_refuses_bad_tanks():
     assert "zone 'hot'" in reasons[4]
     assert "cannot fit" in reasons[5]
     assert "not usable" in reasons[6]
+    assert "not usable" in reasons[7] or "level" in reasons[7]
+    # One tank's text where a number belongs does not stop its neighbours' projection.
+    mixed = project([_state(10, "lots", fit), _state(11, 100.0, fit, zone="z")], {"z": temps}, D0)
+    assert not mixed[0].ok and mixed[1].ok and len(mixed[1].level) == 15
     assert all(len(p.level) == 0 for p in prs)
     assert due_list(prs, bad, D0, 14) == []
 

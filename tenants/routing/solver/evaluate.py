@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tenants.routing.solver import compartments as comp
-from tenants.routing.solver.context import METRES_PER_MILE, Context, build
+from tenants.routing.solver.context import Context, build
 from tenants.routing.solver.plan import Load, Plan, Route, Unplanned, Visit
 from tenants.routing.solver.problem import Id, Problem, Stop, Terminal, Truck
 
@@ -153,7 +153,7 @@ def _split(ctx: Context, truck: Truck, seq: list[Stop]) -> list[tuple[int, int, 
     n = len(seq)
     if n == 0:
         return []
-    per_m = truck.cost_per_mile / METRES_PER_MILE
+    per_m = truck.cost_per_mile / ctx.units_per_mile
     load_s = ctx.problem.settings.terminal_service_s
     yard = ctx.at(truck.start)
     locs = [ctx.at(s.location) for s in seq if s.location is not None]
@@ -325,7 +325,7 @@ def _schedule(
         driver_id=truck.driver_id,
         visits=visits,
         loads=loads,
-        miles=round(dist / METRES_PER_MILE, 2),
+        miles=round(dist / ctx.units_per_mile, 2),
         hours=round((end_s - start_s) / 3600, 2),
         utilization=round(delivered / capacity, 4) if capacity else 0.0,
         violations=violations,

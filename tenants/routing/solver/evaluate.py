@@ -66,7 +66,9 @@ def totals(
     trucks = {t.id: t for t in problem.trucks}
     stops = {s.id: s for s in problem.stops}
     cost = sum(
-        r.miles * trucks[r.truck_id].cost_per_mile + r.hours * trucks[r.truck_id].cost_per_hour
+        r.miles * trucks[r.truck_id].cost_per_mile
+        + r.hours * trucks[r.truck_id].cost_per_hour
+        + (trucks[r.truck_id].fixed_cost if r.stop_ids else 0.0)
         for r in routes
     )
     prizes = sum(stops[sid].prize or 0 for r in routes for sid in r.stop_ids if sid in stops)

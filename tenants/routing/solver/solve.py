@@ -34,11 +34,13 @@ from tenants.routing.solver.context import Context, build
 from tenants.routing.solver.evaluate import decode, totals
 from tenants.routing.solver.plan import Plan, Route, Unplanned
 from tenants.routing.solver.problem import Id, Problem, Stop, Truck
+from tenants.routing.solver.screening import screen
 
-COST_SCALE = 100_000  # solver cost units per dollar
+COST_SCALE = 10_000  # solver cost units per dollar (PyVRP's penalties are calibrated for small units)
 FAR_M = 10_000_000  # an edge a truck may not take
 FAR_S = 86_400 * 3
 INT_MAX = int(np.iinfo(np.int64).max)
+SOLVE_PARAMS = pyvrp.SolveParams()
 DECODE_S_PER_STOP = 0.004  # kept for the decoding out of the time budget
 
 
@@ -80,7 +82,9 @@ def solve(
         # The budget covers it all: what was spent building the model, and the decoding to come.
         budget = seconds - (time.perf_counter() - started) - DECODE_S_PER_STOP * len(stops)
         stopper = _Stopper(max(0.05, budget), on_progress, should_stop, model.scale)
-        result = pyvrp.solve(model.data, stop=stopper, seed=seed, collect_stats=False, display=False)
+        result = pyvrp.solve(
+            model.data, stop=stopper, seed=seed, collect_stats=False, display=False, params=SOLVE_PARAMS
+        )
         complete = not stopper.stopped_early
         routes, dropped = _decode(ctx, model, result.best, eligible)
         unplanned += dropped
@@ -133,85 +137,6 @@ class _Stopper:
         return False
 
 
-def screen(ctx: Context, stop: Stop, trucks: list[Truck]) -> tuple[str | None, list[Truck]]:
-    """Why this stop cannot be served by any truck (None: it can), and the trucks that may serve it."""
-    if stop.location is None:
-        return "no coordinates for the ship-to", []
-    products = {p for p, g in stop.demand.items() if g > 0}
-    if not products:
-        return "nothing to deliver", []
-    at_terminals = (
-        set().union(*(t.products for t in ctx.problem.terminals)) if ctx.problem.terminals else set()
-    )
-    missing = products - at_terminals
-    if missing:
-        return f"no terminal has {', '.join(sorted(missing))}", []
-    if not ctx.terminals_with(products):
-        return f"no terminal has all of {', '.join(sorted(products))}", []
-    all_trucks = list(ctx.problem.trucks)
-    carried = set().union(*(t.products for t in all_trucks)) if all_trucks else set()
-    missing = products - carried
-    if missing:
-        return f"no truck carries {', '.join(sorted(missing))}", []
-    if stop.fixed_truck is not None:
-        fixed = ctx.trucks.get(stop.fixed_truck)
-        if fixed is None:
-            return f"fixed to truck {stop.fixed_truck}, not available today", []
-        if fixed.driver_id is None:
-            return f"fixed to truck {stop.fixed_truck}, which has no driver", []
-        fleet = [fixed]
-    else:
-        fleet = list(trucks)
-        if not fleet:
-            return "no truck with a driver", []
-    fleet = [t for t in fleet if products <= t.products]
-    if not fleet:
-        return f"no available truck carries {', '.join(sorted(products))}", []
-    step = [t for t in fleet if stop.skills <= t.skills]
-    if not step:
-        return f"no truck has {', '.join(sorted(stop.skills))}", []
-    fleet = step
-    if stop.max_truck_gallons is not None:
-        step = [t for t in fleet if t.gallons_total <= stop.max_truck_gallons]
-        if not step:
-            return f"no truck small enough for the site (at most {stop.max_truck_gallons} gal)", []
-        fleet = step
-    step = [t for t in fleet if comp.fits(t.compartments, stop.demand)]
-    if not step:
-        return f"{stop.gallons} gal bigger than any truck's compartments", []
-    fleet = step
-    step = [t for t in fleet if _reachable(ctx, stop, t)]
-    if not step:
-        return "window unreachable within any driver's shift", []
-    # Only the rules that never change during the day decide which trucks may serve it (a window
-    # reachable by one shift and not another is the time windows' business, in the solver).
-    return None, fleet
-
-
-def _reachable(ctx: Context, stop: Stop, truck: Truck) -> bool:
-    """A truck serving only this stop (yard, best terminal, stop, yard) meets its window and shift."""
-    assert stop.location is not None
-    yard, home, here = ctx.at(truck.start), ctx.at(truck.end), ctx.at(stop.location)
-    terminals = ctx.terminals_with({p for p, g in stop.demand.items() if g > 0})
-    lo, hi = stop.window if stop.window is not None else (0, 10**9)
-    load_s = ctx.problem.settings.terminal_service_s
-    for t in terminals:
-        ti = ctx.at(t.location)
-        to_stop = int(ctx.dur[yard, ti]) + load_s + int(ctx.dur[ti, here])
-        arrive = truck.shift[0] + to_stop
-        if arrive > hi:
-            continue
-        back = int(ctx.dur[here, home])
-        done = max(arrive, lo) + stop.service_s + back
-        if done > truck.shift[1]:
-            continue
-        duty = to_stop + stop.service_s + back  # leaving later rather than waiting
-        if duty > truck.max_duty_s:
-            continue
-        return True
-    return False
-
-
 def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[Id, list[Truck]]) -> _Model:
     settings = ctx.problem.settings
     # Costs in integer units: 1e-5 dollar on road distances in metres; on planar instances one unit
@@ -238,6 +163,7 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
             t.max_duty_s,
             t.cost_per_mile,
             t.cost_per_hour,
+            t.fixed_cost,
             reach[t.id],
         )
         keyed.setdefault(key, []).append(t)
@@ -303,7 +229,7 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
             profile_of[r] = len(dists)
             dists.append(d2)
             durs.append(t2)
-    locations = [pyvrp.Location(x=float(i), y=0.0) for i in range(len(base))]
+    locations = [pyvrp.Location(x=float(b), y=0.0) for b in base]  # x: the point in ctx's matrix
     depots = [Depot(location=k) for k in range(len(starts) + len(ends))]
     depots += [
         Depot(location=len(starts) + len(ends) + i, service_duration=settings.terminal_service_s)
@@ -345,13 +271,20 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
                 shift_duration=t.max_duty_s,
                 unit_distance_cost=max(1, round(t.cost_per_mile * scale / ctx.units_per_mile)),
                 unit_duration_cost=round(t.cost_per_hour * scale / 3600),
+                fixed_cost=round(t.fixed_cost * scale),
                 profile=profile_of[reach[t.id]],
                 reload_depots=reload,
                 name=str(t.id),
             )
         )
     data = ProblemData(locations, clients, depots, vtypes, dists, durs)
-    return _Model(data=data, stops=stops, groups=groups, products=products, scale=scale)
+    return _Model(
+        data=data,
+        stops=stops,
+        groups=groups,
+        products=products,
+        scale=scale,
+    )
 
 
 def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], samples: int = 150) -> dict:
@@ -529,4 +462,4 @@ def _repair(ctx: Context, truck: Truck, seq: list[Id]) -> tuple[Route | None, li
 
 def _route_cost(ctx: Context, route: Route) -> float:
     truck = ctx.trucks[route.truck_id]
-    return route.miles * truck.cost_per_mile + route.hours * truck.cost_per_hour
+    return route.miles * truck.cost_per_mile + route.hours * truck.cost_per_hour + truck.fixed_cost

@@ -260,6 +260,18 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
         t = g[0]
         usable_gal = max(usable[t.compartments], biggest.get(t.compartments, 0))
         reload = [len(starts) + len(ends) + i for i in loading(t)]
+        # Identical trucks, as many as the stops they may serve, at a yard that is their terminal and
+        # free to use: a second load is the same as a second truck, so PyVRP searches one-load
+        # routes only (a smaller neighbourhood; CVRPLIB's unlimited fleets are such).
+        home = {terminals[i].location for i in loading(t)}
+        if (
+            len(g) >= len(reach[t.id])
+            and t.fixed_cost == 0
+            and t.start in home
+            and t.end == t.start
+            and t.max_duty_s >= t.shift[1] - t.shift[0]
+        ):
+            reload = []
         vtypes.append(
             VehicleType(
                 num_available=len(g),
@@ -292,17 +304,17 @@ def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], s
 
     PyVRP knows a truck's total, not its compartments: a load within the total may still not share
     out (3 products in 3 compartments, each product in one). Loads of this day's stops are sampled
-    (a stop and some of its nearest neighbours, as the solver's trips are) for each cap from 55 % to
+    (a stop and some of its 40 nearest neighbours, as the solver's trips are) for each cap from 55 % to
     100 % of the total, and the cap that carries the most per load wins, a load that does not fit
     counting as half (the decoder splits it in two). 100 % on a one-product day.
     """
     out: dict[tuple[int, ...], int] = {}
-    if len(stops) < 2:
-        return {c: sum(c) for c in configs}
+    if len(stops) < 2 or len({p for s in stops for p in s.demand}) < 2:
+        return {c: sum(c) for c in configs}  # one product: any load within the total fits
     rng = np.random.default_rng(7)
     at = np.array([ctx.at(s.location) for s in stops])  # type: ignore[arg-type]
     sub = ctx.dist[np.ix_(at, at)]
-    near = np.argsort(sub, axis=1)[:, 1:12]
+    near = np.argsort(sub, axis=1)[:, 1:41]
     seeds = rng.integers(0, len(stops), size=samples)
     orders = [rng.permutation(near.shape[1]) for _ in range(samples)]
     for config in configs:
@@ -323,7 +335,7 @@ def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], s
                         load[p] = load.get(p, 0) + q
                 if gallons:
                     score += gallons if comp.fits(config, load) else gallons / 2
-            if score > best_score + 1e-9:
+            if score >= best_score - 1e-9:  # ties: the bigger cap
                 best, best_score = cap, score
         out[config] = best
     return out

@@ -72,3 +72,17 @@ def test_the_instance_goes_through_the_products_problem(instance: Path) -> None:
 def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="cannot read"):
         call_command("route_benchmark", str(tmp_path / "nope.vrp"), "--seconds", "0.1", stdout=io.StringIO())
+
+
+def test_a_one_product_day_uses_the_whole_truck() -> None:
+    """30 customers of 1 unit in a cluster 141 units away, trucks of 30: one trip (the compartment cap
+    applies to days of several products only; a cap of 12 made 3 trips of it)."""
+    import numpy as np
+
+    coords = np.array([[0, 0]] + [[100 + i % 6, 100 + i // 6] for i in range(30)])
+    problem = cvrplib.problem_from(
+        {"node_coord": coords, "demand": np.array([0] + [1] * 30), "depot": np.array([0]), "capacity": 30}
+    )
+    plan = solve(problem, 0.5)
+    assert check(problem, plan) == []
+    assert sum(len(r.loads) for r in plan.routes) == 1

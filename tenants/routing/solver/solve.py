@@ -12,7 +12,7 @@ The model given to PyVRP (docs/routing-solver.md says why):
   load is never free;
 - a stop a truck may not serve (skill, max truck size, product, fixed to another truck) is out of
   reach of that truck's routing profile (its edges cost ~10,000 km and a day of driving);
-- the costs are cost per mile and cost per hour, in units of 1e-5 dollar.
+- the costs are cost per mile, cost per hour and a truck's fixed cost, in units of 1e-4 dollar.
 Compartments are not in PyVRP's model (it only knows totals): each load the solver proposes is
 checked exactly (compartments.assign) and the route split again where a load does not fit.
 """
@@ -142,7 +142,7 @@ class _Stopper:
 
 def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[Id, list[Truck]]) -> _Model:
     settings = ctx.problem.settings
-    # Costs in integer units: 1e-5 dollar on road distances in metres; on planar instances one unit
+    # Costs in integer units: 1e-4 dollar on road distances in metres; on planar instances one unit
     # per distance unit when the costs per mile are whole (CVRPLIB: cost = distance), else 1/100.
     if ctx.problem.settings.metric == "euclidean":
         scale = 1.0 if all(float(t.cost_per_mile).is_integer() for t in trucks) else 100.0

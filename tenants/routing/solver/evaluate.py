@@ -36,9 +36,11 @@ def evaluate(problem: Problem, routes: Mapping[Id, Sequence[Id]]) -> Plan:
     ctx = build(problem)
     out: list[Route] = []
     placed: set[Id] = set()
+    notes: list[str] = []
     for truck_id, stop_ids in routes.items():
         truck = ctx.trucks.get(truck_id)
         if truck is None:
+            notes.append(f"truck {truck_id}: not available today, its stops are not on a route")
             continue
         if not stop_ids:
             continue
@@ -50,7 +52,9 @@ def evaluate(problem: Problem, routes: Mapping[Id, Sequence[Id]]) -> Plan:
         for s in problem.stops
         if s.id not in placed
     ]
-    return totals(out, unplanned, solver="evaluate", elapsed_s=0.0, complete=True, problem=problem)
+    return totals(
+        out, unplanned, solver="evaluate", elapsed_s=0.0, complete=True, problem=problem, notes=notes
+    )
 
 
 def totals(

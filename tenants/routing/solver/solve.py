@@ -20,6 +20,7 @@ checked exactly (compartments.assign) and the route split again where a load doe
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -27,6 +28,7 @@ from importlib.metadata import version
 import numpy as np
 import pyvrp
 from pyvrp import Client, Depot, ProblemData, VehicleType
+from pyvrp.exceptions import PenaltyBoundWarning
 from pyvrp.stop import MaxRuntime
 
 from tenants.routing.solver import compartments as comp
@@ -85,9 +87,13 @@ def solve(
         spent = time.perf_counter() - started
         budget = seconds - spent - DECODE_S_PER_STOP * len(stops) - 0.5 * spent
         stopper = _Stopper(max(0.05, budget), on_progress, should_stop, model.scale)
-        result = pyvrp.solve(
-            model.data, stop=stopper, seed=seed, collect_stats=False, display=False, params=SOLVE_PARAMS
-        )
+        with warnings.catch_warnings():
+            # PyVRP warns when a penalty reaches its bound (a hard day): the plan's repair and
+            # unplanned reasons say what could not be done; the worker's log needs no warning.
+            warnings.simplefilter("ignore", PenaltyBoundWarning)
+            result = pyvrp.solve(
+                model.data, stop=stopper, seed=seed, collect_stats=False, display=False, params=SOLVE_PARAMS
+            )
         complete = not stopper.stopped_early
         routes, dropped = _decode(ctx, model, result.best, eligible)
         unplanned += dropped

@@ -32,8 +32,10 @@ class _Label:
     trip: tuple[int, int, Id, bool] | None  # (first, last, terminal id, forced)
 
 
-def evaluate(problem: Problem, routes: Mapping[Id, Sequence[Id]]) -> Plan:
-    ctx = build(problem)
+def evaluate(problem: Problem, routes: Mapping[Id, Sequence[Id]], ctx: Context | None = None) -> Plan:
+    """The plan these routes make (no solving). `ctx`: a `context.build(problem)` kept between drags
+    (the distance matrix, OSRM's when configured, is then computed once)."""
+    ctx = ctx if ctx is not None and ctx.problem is problem else build(problem)
     out: list[Route] = []
     placed: set[Id] = set()
     notes: list[str] = []

@@ -95,7 +95,7 @@ def solve(
                 model.data, stop=stopper, seed=seed, collect_stats=False, display=False, params=SOLVE_PARAMS
             )
         complete = not stopper.stopped_early
-        routes, dropped = _decode(ctx, model, result.best, eligible)
+        routes, dropped = _decode(ctx, model, result.best, eligible, deadline=started + seconds)
         unplanned += dropped
         if on_progress is not None:
             on_progress(1.0, round(sum(_route_cost(ctx, r) for r in routes)))
@@ -351,7 +351,11 @@ def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], s
 
 
 def _decode(
-    ctx: Context, model: _Model, solution: pyvrp.Solution, eligible: dict[Id, list[Truck]]
+    ctx: Context,
+    model: _Model,
+    solution: pyvrp.Solution,
+    eligible: dict[Id, list[Truck]],
+    deadline: float = 0.0,
 ) -> tuple[list[Route], list[Unplanned]]:
     free = [list(g) for g in model.groups]
     routes: list[Route] = []
@@ -368,6 +372,7 @@ def _decode(
             served.update(route.stop_ids)
     idle = [t for g in free for t in g]
     unplanned = _reinsert(ctx, routes, unplanned, eligible, idle)
+    routes = _consolidate(ctx, routes, eligible, deadline)
     served = {sid for r in routes for sid in r.stop_ids}
     for s in model.stops:
         if s.id in served or any(u.stop_id == s.id for u in unplanned):
@@ -445,6 +450,28 @@ def _reinsert(
         if not placed:
             left.append(u)
     return left
+
+
+def _consolidate(
+    ctx: Context, routes: list[Route], eligible: dict[Id, list[Truck]], deadline: float
+) -> list[Route]:
+    """Fewer trucks where it pays: the shortest routes (no stop in delivery on them) are emptied
+    into the others when every stop finds a place the decoder accepts and the plan's cost goes down
+    (each truck saved is a drive to a terminal and back to its yard). Until the time budget ends."""
+
+    def cost(rs: list[Route]) -> float:
+        return sum(_route_cost(ctx, r) for r in rs)
+
+    for victim in sorted(routes, key=lambda r: len(r.stop_ids)):
+        if time.perf_counter() >= deadline:
+            break
+        if any(ctx.stops[sid].fixed_truck is not None for sid in victim.stop_ids):
+            continue
+        trial = [r for r in routes if r is not victim]
+        left = _reinsert(ctx, trial, [Unplanned(sid, "") for sid in victim.stop_ids], eligible, [])
+        if not left and cost(trial) < cost(routes) - 0.01:
+            routes = trial
+    return routes
 
 
 def _fixed_positions(ctx: Context, seq: list[Id]) -> list[Id]:

@@ -44,8 +44,10 @@ FAR_S = 86_400 * 3
 INT_MAX = int(np.iinfo(np.int64).max)
 SOLVE_PARAMS = pyvrp.SolveParams()
 MISFIT_WORTH = 0.5  # a sampled load that does not share out counts this much (the decoder splits it)
-DECODE_S_PER_STOP = 0.004
-CONSOLIDATE_SHARE = 0.4  # kept for the decoding out of the time budget
+DECODE_S_PER_STOP = 0.004  # kept out of PyVRP's time for the decoding
+# Kept out of PyVRP's time, when trucks have a fixed cost, for emptying short routes and relocating
+# stops afterwards (docs/routing-solver.md: on this loaded machine they beat PyVRP's last seconds).
+CONSOLIDATE_SHARE = 0.55
 
 
 @dataclass
@@ -86,9 +88,7 @@ def solve(
         # The budget covers it all: what was spent building the model, and the decoding to come.
         # (The decoding slows down with the machine's load like the building did: half of it is kept.)
         spent = time.perf_counter() - started
-        # Trucks with a fixed cost: a fifth of the budget goes to emptying short routes afterwards
-        # (measured on the generated day: 54 -> 46 trucks, -7 % cost, worth more than PyVRP's last
-        # seconds there).
+        # Trucks with a fixed cost: CONSOLIDATE_SHARE of the budget goes to _consolidate/_relocate.
         share = CONSOLIDATE_SHARE if any(t.fixed_cost > 0 for t in trucks) else 0.0
         budget = seconds * (1 - share) - spent - DECODE_S_PER_STOP * len(stops) - 0.5 * spent
         stopper = _Stopper(max(0.05, budget), on_progress, should_stop, model.scale)

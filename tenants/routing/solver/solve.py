@@ -370,7 +370,7 @@ def _decode(
         truck = free[r.vehicle_type()].pop(0)
         seq = [model.stops[a.idx].id for a in r.schedule() if a.is_client()]
         seq = _fixed_positions(ctx, seq)
-        route, dropped = _repair(ctx, truck, seq)
+        route, dropped = _repair(ctx, truck, seq, eligible)
         unplanned += dropped
         if route is not None:
             routes.append(route)
@@ -427,7 +427,12 @@ def _reinsert(
                 if any(ctx.stops[sid].fixed_position is not None for sid in route.stop_ids)
                 else 0
             )
-            for pos in range(pinned, len(points) - 1):
+            spots = (
+                [min(stop.fixed_position, len(points) - 2)]
+                if stop.fixed_position is not None
+                else range(pinned, len(points) - 1)
+            )
+            for pos in spots:
                 a, b = points[pos], points[pos + 1]
                 options.append((float(ctx.dist[a, at] + ctx.dist[at, b] - ctx.dist[a, b]), ri, pos))
         for k, truck in enumerate(idle):
@@ -525,24 +530,36 @@ def _fixed_positions(ctx: Context, seq: list[Id]) -> list[Id]:
     return rest
 
 
-def _repair(ctx: Context, truck: Truck, seq: list[Id]) -> tuple[Route | None, list[Unplanned]]:
+def _repair(
+    ctx: Context, truck: Truck, seq: list[Id], eligible: dict[Id, list[Truck]]
+) -> tuple[Route | None, list[Unplanned]]:
     """Decode the route; while it is late somewhere or over its shift, take out the latest stop (or
     the last one) and say why. The solver's best plan is feasible on all but rare days."""
-    dropped: list[Unplanned] = []
+    # A stop on a truck that may not serve it (PyVRP's best was infeasible when time ran out: its
+    # profile's edges only make that costly) leaves the route; _reinsert then finds it a truck.
+    dropped: list[Unplanned] = [
+        Unplanned(sid, "no truck could take it")
+        for sid in seq
+        if all(t.id != truck.id for t in eligible[sid])
+    ]
+    seq = [sid for sid in seq if all(u.stop_id != sid for u in dropped)]
     while seq:
         route = decode(ctx, truck, seq)
         late = [v for v in route.visits if v.kind == "stop" and v.late_s > 0]
         end, start = route.visits[-1].arrival_s, route.visits[0].departure_s
         over = end > truck.shift[1] or end - start > truck.max_duty_s
-        if not late and not over:
+        if not route.violations:
             return route, dropped
         if late:
             worst = max(late, key=lambda v: v.late_s).ref
             dropped.append(Unplanned(worst, "window unreachable with the trucks' shifts and the other stops"))
-        else:
+        elif over:
             optional = [sid for sid in seq if ctx.stops[sid].prize is not None]
             worst = optional[-1] if optional else seq[-1]
             dropped.append(Unplanned(worst, "no room in any truck's shift"))
+        else:  # a load the compartments or terminals cannot make (not seen: screening keeps them out)
+            worst = seq[-1]
+            dropped.append(Unplanned(worst, "no truck could take it"))
         seq = [sid for sid in seq if sid != worst]
     return None, dropped
 

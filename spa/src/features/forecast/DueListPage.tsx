@@ -1,0 +1,295 @@
+import AddShoppingCart from '@mui/icons-material/AddShoppingCart';
+import Refresh from '@mui/icons-material/Refresh';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { useCreateDueOrdersMutation, useDueListQuery, type DueRow } from './forecastApi';
+import { CONFIDENCE_COLOR, DEFAULT_WITHIN, WITHIN_CHOICES, day, gallons, isSelectable, num, ordersBody, outcomes, percent, prune, runoutText, toggle, toggleAll, type Outcome } from './model';
+import { useRunForecast } from './RunForecast';
+
+function LevelBar({ row }: { row: DueRow }) {
+  const pct = Math.max(0, Math.min(100, num(row.level_percent) ?? 0));
+  const color = pct <= 20 ? 'error' : pct <= 35 ? 'warning' : 'primary';
+  return (
+    <Box sx={{ minWidth: 90 }}>
+      <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+        {percent(row.level_percent)} <Typography component="span" variant="caption" color="text.secondary">· {gallons(row.level_gallons)}</Typography>
+      </Typography>
+      <LinearProgress variant="determinate" value={pct} color={color} aria-label={`Level now ${percent(row.level_percent)}`} sx={{ height: 6, borderRadius: 3, mt: 0.5 }} />
+    </Box>
+  );
+}
+
+function OrderLink({ row }: { row: DueRow }) {
+  return (
+    <Link component={RouterLink} to={`/sales-order/${row.open_order_id}`} underline="hover" sx={{ fontSize: 13, whiteSpace: 'nowrap' }}>
+      {row.open_order_number ? `Order ${row.open_order_number}` : `Order #${row.open_order_id}`}
+    </Link>
+  );
+}
+
+function Pick({ row, selected, onToggle }: { row: DueRow; selected: boolean; onToggle: () => void }) {
+  if (!isSelectable(row)) return <OrderLink row={row} />;
+  return <Checkbox checked={selected} onChange={onToggle} slotProps={{ input: { 'aria-label': `Select ${row.asset_name} (${row.customer_name})` } }} />;
+}
+
+function TankLink({ row }: { row: DueRow }) {
+  return (
+    <Link component={RouterLink} to={`/forecast/tank/${row.asset_id}`} underline="hover" sx={{ fontWeight: 600 }}>
+      {row.asset_name}
+    </Link>
+  );
+}
+
+function Confidence({ value }: { value: DueRow['confidence'] }) {
+  return <Chip size="small" variant="outlined" color={CONFIDENCE_COLOR[value] ?? 'default'} label={value[0].toUpperCase() + value.slice(1)} />;
+}
+
+function DueTable({ rows, selected, setSelected }: { rows: DueRow[]; selected: Set<number>; setSelected: (s: Set<number>) => void }) {
+  const pickable = rows.filter(isSelectable);
+  const allPicked = pickable.length > 0 && pickable.every((r) => selected.has(r.asset_id));
+  return (
+    <TableContainer component={Card} variant="outlined">
+      <Table size="small" aria-label="Tanks due">
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox">
+              <Checkbox
+                checked={allPicked}
+                indeterminate={!allPicked && selected.size > 0}
+                disabled={pickable.length === 0}
+                onChange={() => setSelected(toggleAll(selected, rows))}
+                slotProps={{ input: { 'aria-label': 'Select every tank without an open order' } }}
+              />
+            </TableCell>
+            <TableCell>Customer / tank</TableCell>
+            <TableCell>Product</TableCell>
+            <TableCell>Level now</TableCell>
+            <TableCell>Reorder</TableCell>
+            <TableCell>Run-out (interval)</TableCell>
+            <TableCell>Suggested</TableCell>
+            <TableCell>Confidence</TableCell>
+            <TableCell>Reason</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.asset_id} hover selected={selected.has(row.asset_id)} data-testid={`due-row-${row.asset_id}`}>
+              <TableCell padding="checkbox">
+                <Pick row={row} selected={selected.has(row.asset_id)} onToggle={() => setSelected(toggle(selected, row))} />
+              </TableCell>
+              <TableCell>
+                <Typography variant="body2">{row.customer_name}</Typography>
+                <TankLink row={row} />
+                {row.ship_to_name && (
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {row.ship_to_name}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell>{row.product_name ?? '—'}</TableCell>
+              <TableCell>
+                <LevelBar row={row} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{day(row.reorder_date)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{runoutText(row)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {day(row.suggested_date)}
+                <Typography variant="caption" color="text.secondary" component="div">
+                  {gallons(row.suggested_gallons)}
+                </Typography>
+              </TableCell>
+              <TableCell>
+                <Confidence value={row.confidence} />
+              </TableCell>
+              <TableCell sx={{ maxWidth: 260 }}>
+                <Typography variant="body2" color="text.secondary">
+                  {row.reason}
+                </Typography>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function DueCards({ rows, selected, setSelected }: { rows: DueRow[]; selected: Set<number>; setSelected: (s: Set<number>) => void }) {
+  return (
+    <Stack spacing={1.5} component="ul" sx={{ p: 0, m: 0, listStyle: 'none' }} aria-label="Tanks due">
+      {rows.map((row) => (
+        <Card component="li" key={row.asset_id} variant="outlined" sx={{ p: 1.5 }} data-testid={`due-row-${row.asset_id}`}>
+          <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                {row.customer_name}
+              </Typography>
+              <TankLink row={row} />
+              <Typography variant="caption" color="text.secondary" component="div">
+                {[row.product_name, row.ship_to_name].filter(Boolean).join(' · ')}
+              </Typography>
+            </Box>
+            <Pick row={row} selected={selected.has(row.asset_id)} onToggle={() => setSelected(toggle(selected, row))} />
+          </Box>
+          <Box sx={{ my: 1 }}>
+            <LevelBar row={row} />
+          </Box>
+          <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 0.5, fontSize: 13 }}>
+            <Typography variant="caption" color="text.secondary">Reorder</Typography>
+            <Typography variant="caption">{day(row.reorder_date)}</Typography>
+            <Typography variant="caption" color="text.secondary">Run-out</Typography>
+            <Typography variant="caption">{runoutText(row)}</Typography>
+            <Typography variant="caption" color="text.secondary">Suggested</Typography>
+            <Typography variant="caption">
+              {day(row.suggested_date)} · {gallons(row.suggested_gallons)}
+            </Typography>
+          </Box>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}>
+            <Confidence value={row.confidence} />
+            <Typography variant="caption" color="text.secondary" sx={{ flex: 1 }}>
+              {row.reason}
+            </Typography>
+          </Box>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+/** What "Create orders" did: each created order with its link, each refused tank with the reason. */
+function Results({ items, onClose }: { items: Outcome[]; onClose: () => void }) {
+  const made = items.filter((o) => o.order_id);
+  const refused = items.filter((o) => o.detail);
+  return (
+    <Alert severity={refused.length ? (made.length ? 'warning' : 'error') : 'success'} onClose={onClose} sx={{ mb: 2 }} data-testid="create-results">
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {made.length} {made.length === 1 ? 'order' : 'orders'} created{refused.length ? `, ${refused.length} refused` : ''}
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {made.map((o) => (
+          <li key={`ok-${o.asset_id}`}>
+            <Link component={RouterLink} to={`/sales-order/${o.order_id}`}>
+              {o.order_number ? `Order ${o.order_number}` : `Order #${o.order_id}`}
+            </Link>{' '}
+            — {o.customer}, {o.tank}
+          </li>
+        ))}
+        {refused.map((o) => (
+          <li key={`err-${o.asset_id}`}>
+            {o.customer ? `${o.customer}, ` : ''}
+            {o.tank}: {o.detail}
+          </li>
+        ))}
+      </Box>
+    </Alert>
+  );
+}
+
+/** /forecast: keep-full tanks due within N days, by risk; pick rows and create their orders at once. */
+export default function DueListPage() {
+  const [within, setWithin] = useState<number>(DEFAULT_WITHIN);
+  const due = useDueListQuery({ within_days: within });
+  const rows = useMemo(() => due.data ?? [], [due.data]);
+  const [picked, setSelected] = useState<Set<number>>(new Set());
+  // A row that left the list or now has an open order is no longer picked.
+  const selected = useMemo(() => prune(picked, rows), [picked, rows]);
+  const [results, setResults] = useState<Outcome[] | null>(null);
+  const [create, creating] = useCreateDueOrdersMutation();
+  const phone = useMediaQuery('(max-width:900px)');
+  const run = useRunForecast();
+
+  const onCreate = async () => {
+    const body = ordersBody(rows, selected);
+    if (!body.tanks.length) return;
+    try {
+      const res = await create(body).unwrap();
+      setResults(outcomes(res, rows));
+      setSelected(new Set());
+    } catch (e) {
+      toast.error((e as { message?: string })?.message || 'The orders could not be created.');
+    }
+  };
+
+  const withOrder = rows.filter((r) => !isSelectable(r)).length;
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', mb: 2 }}>
+        <Typography id="within-label" variant="body2" color="text.secondary">
+          Reaching reorder within
+        </Typography>
+        <ToggleButtonGroup size="small" exclusive value={within} onChange={(_, v: number | null) => v && setWithin(v)} aria-labelledby="within-label">
+          {WITHIN_CHOICES.map((n) => (
+            <ToggleButton key={n} value={n}>
+              {n} days
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+        <Box sx={{ flex: 1 }} />
+        <Button startIcon={<Refresh />} onClick={() => due.refetch()} disabled={due.isFetching}>
+          Refresh
+        </Button>
+        {run.button}
+        <Button variant="contained" startIcon={<AddShoppingCart />} disabled={selected.size === 0 || creating.isLoading} onClick={onCreate}>
+          {creating.isLoading ? 'Creating…' : selected.size ? `Create ${selected.size} ${selected.size === 1 ? 'order' : 'orders'}` : 'Create orders'}
+        </Button>
+      </Box>
+      {run.progress}
+      {results && <Results items={results} onClose={() => setResults(null)} />}
+      {due.isLoading ? (
+        <Box data-testid="due-loading">
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} variant="rounded" height={52} sx={{ mb: 1 }} />
+          ))}
+        </Box>
+      ) : due.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => due.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {(due.error as { message?: string })?.message || 'Failed to fetch the due list'}
+        </Alert>
+      ) : rows.length === 0 ? (
+        <Card variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="due-empty">
+          <Typography variant="h6" component="p">
+            No tank reaches its reorder point within {within} days
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            Keep-full tanks appear here as they run down. Set a tank&apos;s program to keep-full from its forecast page, import readings, or run the forecast now.
+          </Typography>
+        </Card>
+      ) : (
+        <>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {rows.length} {rows.length === 1 ? 'tank' : 'tanks'} due, most at risk first{withOrder ? ` · ${withOrder} already ordered` : ''}
+          </Typography>
+          {phone ? <DueCards rows={rows} selected={selected} setSelected={setSelected} /> : <DueTable rows={rows} selected={selected} setSelected={setSelected} />}
+        </>
+      )}
+    </Box>
+  );
+}

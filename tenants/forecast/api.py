@@ -277,7 +277,12 @@ def fetch_provider(request: HttpRequest) -> Answer:
         raise ApiError(409, "No weather provider is configured: set one, or import temperatures as CSV.")
     with transaction.atomic():
         result = weather.fetch_all()
-    data = {"zones": result.zones, "observed": result.observed, "forecast": result.forecast, "errors": result.errors}
+    data = {
+        "zones": result.zones,
+        "observed": result.observed,
+        "forecast": result.forecast,
+        "errors": result.errors,
+    }
     return ok(data, f"{result.observed + result.forecast} temperatures fetched for {result.zones} zones")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 import logging
 import math
 from collections import defaultdict
@@ -83,7 +84,9 @@ def usage_type_of(settings: TankSettings) -> str:
 def prior_for(settings: TankSettings) -> usage_mod.UsageParams:
     prior = usage_mod.typical_params(usage_type_of(settings))
     if prior.model != settings.usage_model:
-        prior = usage_mod.typical_params("residential_heating" if settings.usage_model == "weather" else "process")
+        prior = usage_mod.typical_params(
+            "residential_heating" if settings.usage_model == "weather" else "process"
+        )
     return prior
 
 
@@ -152,11 +155,19 @@ def tank_events(
             ticket__delivered_at__gte=since,
         )
         .order_by("ticket__delivered_at", "id")
-        .values_list("id", "tank_id", "ticket__delivered_at", "delivered_quantity", "gross_volume", "level_before_percent", "tank__capacity")
+        .values_list(
+            "id",
+            "tank_id",
+            "ticket__delivered_at",
+            "delivered_quantity",
+            "gross_volume",
+            "level_before_percent",
+            "tank__capacity",
+        )
     )
-    for _line_id, tank_id, at, delivered, gross, before_pct, capacity in lines:
+    for _line_id, tank_id, delivered_at, delivered, gross, before_pct, capacity in lines:
         qty = gross if gross is not None else delivered
-        if qty is None or at is None:
+        if qty is None or delivered_at is None:
             continue
         full = usable.get(tank_id)
         if full is None:
@@ -168,7 +179,9 @@ def tank_events(
         else:
             after = full
             before = max(0.0, full - drop)
-        events[tank_id].append(Event(timezone.localdate(at), at, before, after, "delivery"))
+        events[tank_id].append(
+            Event(timezone.localdate(delivered_at), delivered_at, before, after, "delivery")
+        )
     for evs in events.values():
         evs.sort(key=lambda e: e.at)
     return events
@@ -177,7 +190,7 @@ def tank_events(
 def intervals(events: Sequence[Event]) -> list[usage_mod.UsageInterval]:
     """Usage between consecutive known levels (end exclusive: engine.usage)."""
     out = []
-    for prev, nxt in zip(events, events[1:], strict=False):
+    for prev, nxt in itertools.pairwise(events):
         if nxt.day <= prev.day:
             continue
         used = prev.after - nxt.before
@@ -251,7 +264,9 @@ def run_forecast(
     return result
 
 
-def _forecast_batch(batch: list[TankSettings], *, today: dt.date, run: ForecastRun | None) -> list[TankForecast]:
+def _forecast_batch(
+    batch: list[TankSettings], *, today: dt.date, run: ForecastRun | None
+) -> list[TankForecast]:
     now = timezone.now()
     rows: dict[int, TankForecast] = {}
     usable: dict[int, float] = {}
@@ -259,7 +274,9 @@ def _forecast_batch(batch: list[TankSettings], *, today: dt.date, run: ForecastR
     for s in batch:
         asset = s.asset
         why = _cannot_why(s)
-        rows[s.asset_id] = TankForecast(asset_id=s.asset_id, run=run, computed_at=now, cannot_forecast=why or "")
+        rows[s.asset_id] = TankForecast(
+            asset_id=s.asset_id, run=run, computed_at=now, cannot_forecast=why or ""
+        )
         if why:
             continue
         u, r = usable_gallons(asset.capacity, s), reorder_gallons(asset.capacity, s)
@@ -371,7 +388,10 @@ def _clear(row: TankForecast) -> None:
 
 
 def _project(
-    states: list[proj_mod.TankState], temps_by_zone: dict[str, np.ndarray], today: dt.date, temps_start: dt.date
+    states: list[proj_mod.TankState],
+    temps_by_zone: dict[str, np.ndarray],
+    today: dt.date,
+    temps_start: dt.date,
 ) -> list[proj_mod.Projection]:
     """The engine's vectorised projection; should it raise, each tank alone, so that one bad tank
     gets its reason and the others their projection."""
@@ -387,7 +407,16 @@ def _project(
             empty = np.zeros(0)
             out.append(
                 proj_mod.Projection(
-                    s.tank_id, today, empty, empty, empty, None, None, None, None, f"the projection failed: {exc}"
+                    s.tank_id,
+                    today,
+                    empty,
+                    empty,
+                    empty,
+                    None,
+                    None,
+                    None,
+                    None,
+                    f"the projection failed: {exc}",
                 )
             )
     return out
@@ -410,7 +439,11 @@ def _finite(v: float | None) -> float | None:
 
 
 def _params(p: usage_mod.UsageParams) -> dict[str, Any]:
-    return {"k_factor": _finite(p.k_factor), "baseload": _finite(p.baseload) or 0.0, "daily_rate": _finite(p.daily_rate)}
+    return {
+        "k_factor": _finite(p.k_factor),
+        "baseload": _finite(p.baseload) or 0.0,
+        "daily_rate": _finite(p.daily_rate),
+    }
 
 
 def fit_json(fit: usage_mod.UsageFit, overridden: bool) -> dict[str, Any]:

@@ -37,7 +37,11 @@ class WeatherZone(Timestamped):
         ordering = ["name", "id"]
         verbose_name = "weather zone"
         constraints = [
-            unique_ci("code", name="weather_zone_unique_code", message="A weather zone with this code already exists.")
+            unique_ci(
+                "code",
+                name="weather_zone_unique_code",
+                message="A weather zone with this code already exists.",
+            )
         ]
         indexes = [models.Index(fields=["name", "id"], name="weather_zone_name")]
 
@@ -104,7 +108,9 @@ class TankSettings(Timestamped):
         WEATHER = "weather", "Weather (heating)"
         CALENDAR = "calendar", "Calendar (steady use)"
 
-    asset = models.OneToOneField("parties.CustomerAsset", on_delete=models.CASCADE, related_name="forecast_settings")
+    asset = models.OneToOneField(
+        "parties.CustomerAsset", on_delete=models.CASCADE, related_name="forecast_settings"
+    )
     program = models.CharField(max_length=20, choices=Program.choices, default=Program.WILL_CALL)
     usage_model = models.CharField(max_length=20, choices=UsageModel.choices, default=UsageModel.WEATHER)
     # The typical-use key of engine.usage.typical_params ("residential_heating", "farm_diesel", ...);
@@ -126,7 +132,9 @@ class TankSettings(Timestamped):
     reorder_gallons = models.DecimalField(
         max_digits=12, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(ZERO)]
     )
-    zone = models.ForeignKey(WeatherZone, on_delete=models.PROTECT, related_name="tanks", null=True, blank=True)
+    zone = models.ForeignKey(
+        WeatherZone, on_delete=models.PROTECT, related_name="tanks", null=True, blank=True
+    )
     k_factor_override = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
     baseload_override = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
     daily_rate_override = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
@@ -261,8 +269,12 @@ class TankForecast(Timestamped):
 class ForecastOrder(Timestamped):
     """A sales order created from the due list, with the forecast it came from (a snapshot)."""
 
-    sales_order = models.OneToOneField("sales.SalesOrder", on_delete=models.CASCADE, related_name="forecast_origin")
-    asset = models.ForeignKey("parties.CustomerAsset", on_delete=models.CASCADE, related_name="forecast_orders")
+    sales_order = models.OneToOneField(
+        "sales.SalesOrder", on_delete=models.CASCADE, related_name="forecast_origin"
+    )
+    asset = models.ForeignKey(
+        "parties.CustomerAsset", on_delete=models.CASCADE, related_name="forecast_orders"
+    )
     run = models.ForeignKey(ForecastRun, on_delete=models.SET_NULL, related_name="+", null=True, blank=True)
     # What the due row said when the order was made: suggested date and gallons, reorder and run-out
     # dates, risk, confidence, reason, the fit, the level.

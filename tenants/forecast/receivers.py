@@ -21,7 +21,9 @@ def on_ticket_saved(sender: Any, instance: DeliveryTicket, raw: bool = False, **
     if raw or instance.status != DeliveryTicket.Status.DELIVERED:
         return
     lines = list(
-        DeliveryTicketLine.objects.filter(ticket=instance, tank__isnull=False).select_related("tank", "ticket")
+        DeliveryTicketLine.objects.filter(ticket=instance, tank__isnull=False).select_related(
+            "tank", "ticket"
+        )
     )
     if not lines:
         return

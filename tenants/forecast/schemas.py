@@ -21,7 +21,9 @@ MAX_TEMP_F = Decimal("130")
 class WeatherZoneIn(StrippedIn):
     code: str = Field(..., min_length=1, max_length=40)
     name: str = Field(..., min_length=1, max_length=120)
-    station: str = Field("", max_length=40, description="The provider's station id (used only where configured)")
+    station: str = Field(
+        "", max_length=40, description="The provider's station id (used only where configured)"
+    )
     latitude: Decimal | None = Field(None, ge=-90, le=90, max_digits=9, decimal_places=6)
     longitude: Decimal | None = Field(None, ge=-180, le=180, max_digits=9, decimal_places=6)
     is_active: bool = True
@@ -47,7 +49,12 @@ class TemperatureIn(Schema):
     zone_id: int = Field(..., ge=1)
     day: dt.date
     mean_f: Decimal = Field(
-        ..., ge=MIN_TEMP_F, le=MAX_TEMP_F, max_digits=5, decimal_places=1, description="Daily mean, °F (-60..130)"
+        ...,
+        ge=MIN_TEMP_F,
+        le=MAX_TEMP_F,
+        max_digits=5,
+        decimal_places=1,
+        description="Daily mean, °F (-60..130)",
     )
     kind: Literal["observed", "forecast"] = "observed"
 
@@ -130,7 +137,9 @@ class TankReadingQuery(Schema):
 class TankSettingsIn(Schema):
     program: Literal["keep_full", "will_call"] = "will_call"
     usage_model: Literal["weather", "calendar"] = "weather"
-    usage_type: str = Field("", max_length=40, description="Typical use (residential_heating, farm_diesel, ...)")
+    usage_type: str = Field(
+        "", max_length=40, description="Typical use (residential_heating, farm_diesel, ...)"
+    )
     max_fill_percent: Decimal = Field(Decimal("90"), ge=1, le=100, max_digits=5, decimal_places=2)
     reorder_percent: Decimal | None = Field(None, ge=0, lt=100, max_digits=5, decimal_places=2)
     reorder_gallons: Decimal | None = Field(None, ge=0, max_digits=12, decimal_places=2)
@@ -283,7 +292,9 @@ class DueListOut(Schema):
 
 class DueOrderRowIn(Schema):
     asset_id: int = Field(..., ge=1)
-    planned_date: dt.date | None = Field(None, description="Default: the suggested date (today at the earliest)")
+    planned_date: dt.date | None = Field(
+        None, description="Default: the suggested date (today at the earliest)"
+    )
     quantity: Decimal | None = Field(
         None, gt=0, max_digits=14, decimal_places=3, description="Gallons; default: the suggested quantity"
     )

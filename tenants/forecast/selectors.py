@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import F, QuerySet
@@ -30,14 +30,14 @@ def open_orders(asset_ids: Sequence[int]) -> dict[int, tuple[int, str]]:
 
     found: dict[int, tuple[int, str]] = {}
     for asset_id, order_id, number in (
-        LineItem.objects.filter(customer_asset_id__in=list(asset_ids), sales_order__status__in=OPEN_ORDER_STATUSES)
+        LineItem.objects.filter(
+            customer_asset_id__in=list(asset_ids), sales_order__status__in=OPEN_ORDER_STATUSES
+        )
         .order_by("sales_order_id")
         .values_list("customer_asset_id", "sales_order_id", "sales_order__number")
     ):
         found.setdefault(asset_id, (order_id, number))
     return found
-
-
 
 
 def _pct(gallons: Decimal | None, capacity: Decimal | None) -> Decimal | None:
@@ -47,7 +47,11 @@ def _pct(gallons: Decimal | None, capacity: Decimal | None) -> Decimal | None:
 
 
 def due_rows(
-    *, within_days: int, customer_id: int | None = None, zone_id: int | None = None, include_ordered: bool = True
+    *,
+    within_days: int,
+    customer_id: int | None = None,
+    zone_id: int | None = None,
+    include_ordered: bool = True,
 ) -> dict[str, Any]:
     """Tanks whose suggested delivery falls within `within_days` of today, the riskiest first (then
     the earliest suggested date). A tank with an open order carries it (`open_order_id`)."""
@@ -104,7 +108,14 @@ def due_rows(
         )
     last = ForecastRun.objects.filter(status=ForecastRun.Status.SUCCEEDED).order_by("-finished_at").first()
     as_of = max(
-        [t for t in (last.finished_at if last else None, max((f.computed_at for f in forecasts), default=None)) if t],
+        [
+            t
+            for t in (
+                last.finished_at if last else None,
+                max((f.computed_at for f in forecasts), default=None),
+            )
+            if t
+        ],
         default=None,
     )
     return {"as_of": as_of, "within_days": within_days, "rows": rows}
@@ -217,7 +228,9 @@ def tank_page(asset: CustomerAsset) -> dict[str, Any]:
         "reason": f.reason if f else "",
         "computed_at": f.computed_at if f else None,
         "cannot_forecast": (f.cannot_forecast if f else "")
-        or ("" if s.program == TankSettings.Program.KEEP_FULL else "the tank is not on the keep-full program"),
+        or (
+            "" if s.program == TankSettings.Program.KEEP_FULL else "the tank is not on the keep-full program"
+        ),
         "open_order_id": order[0] if order else None,
         "open_order_number": order[1] if order else None,
         "history": history(asset),

@@ -19,7 +19,6 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from tenants.forecast import forecasting
-from tenants.forecast.selectors import open_orders
 from tenants.forecast.models import (
     DailyTemperature,
     ForecastOrder,
@@ -29,6 +28,7 @@ from tenants.forecast.models import (
     TankSettings,
     WeatherProvider,
 )
+from tenants.forecast.selectors import open_orders
 from tenants.parties.models import CustomerAsset
 from tenants.pricing.money import round_to_step
 
@@ -44,9 +44,13 @@ def save_tank_settings(*, asset: CustomerAsset, data: dict[str, Any]) -> TankSet
     if data.get("usage_model") == "calendar" and (
         data.get("k_factor_override") is not None or data.get("baseload_override") is not None
     ):
-        raise ApiError(422, "k_factor_override: K and baseload are for the weather model; send daily_rate_override.")
+        raise ApiError(
+            422, "k_factor_override: K and baseload are for the weather model; send daily_rate_override."
+        )
     if data.get("usage_model") == "weather" and data.get("daily_rate_override") is not None:
-        raise ApiError(422, "daily_rate_override: a daily rate is for the calendar model; send K or baseload.")
+        raise ApiError(
+            422, "daily_rate_override: a daily rate is for the calendar model; send K or baseload."
+        )
     capacity = asset.capacity
     if data.get("reorder_gallons") is not None and capacity and capacity > 0:
         usable = capacity * data["max_fill_percent"] / 100
@@ -59,10 +63,13 @@ def save_tank_settings(*, asset: CustomerAsset, data: dict[str, Any]) -> TankSet
     if data.get("reorder_percent") is not None and data["reorder_percent"] >= data["max_fill_percent"]:
         raise ApiError(
             422,
-            f"reorder_percent: {data['reorder_percent']} % is not below the max fill ({data['max_fill_percent']} %).",
+            f"reorder_percent: {data['reorder_percent']} % is not below the max fill "
+            f"({data['max_fill_percent']} %).",
         )
     with transaction.atomic():
-        row = TankSettings.objects.select_for_update().filter(asset=asset).first() or TankSettings(asset=asset)
+        row = TankSettings.objects.select_for_update().filter(asset=asset).first() or TankSettings(
+            asset=asset
+        )
         for key, value in data.items():
             setattr(row, key, value)
         row.save()
@@ -82,7 +89,11 @@ def refit(asset_ids: Sequence[int]) -> None:
         for asset_id in asset_ids:
             TankForecast.objects.update_or_create(
                 asset_id=asset_id,
-                defaults={"computed_at": now, "cannot_forecast": f"the forecast failed: {exc}"[:300], "projection": {}},
+                defaults={
+                    "computed_at": now,
+                    "cannot_forecast": f"the forecast failed: {exc}"[:300],
+                    "projection": {},
+                },
             )
 
 
@@ -118,7 +129,10 @@ def _tank_for(data: dict[str, Any]) -> CustomerAsset:
         if asset is None:
             raise ApiError(422, f"asset_id: no tank with id {asset_id}.")
         if serial and asset.serial_number.strip().lower() != serial.lower():
-            raise ApiError(422, f"serial_number: tank {asset_id} has serial number {asset.serial_number!r}, not {serial!r}.")
+            raise ApiError(
+                422,
+                f"serial_number: tank {asset_id} has serial number {asset.serial_number!r}, not {serial!r}.",
+            )
         return asset
     found = list(qs.filter(serial_number__iexact=serial)[:2])
     if not found:
@@ -136,15 +150,20 @@ def _level(data: dict[str, Any], asset: CustomerAsset) -> tuple[Decimal, Decimal
         raise ApiError(422, "level_percent: send level_percent or level_gallons, not both.")
     capacity = asset.capacity
     if capacity is None or capacity <= 0:
-        raise ApiError(422, f"asset: tank {asset.asset_name!r} has no capacity: set its capacity before recording levels.")
+        raise ApiError(
+            422,
+            f"asset: tank {asset.asset_name!r} has no capacity: set its capacity before recording levels.",
+        )
     if pct is not None:
         pct = Decimal(pct)
         if pct < 0:
             raise ApiError(422, f"level_percent: {pct} % is negative: a level is 0 to 100 %.")
         if pct > 100:
-            raise ApiError(422, f"level_percent: {pct} % is above 100 %: a tank cannot hold more than its capacity.")
+            raise ApiError(
+                422, f"level_percent: {pct} % is above 100 %: a tank cannot hold more than its capacity."
+            )
         return round_to_step(capacity * pct / 100, CENT), round_to_step(pct, CENT)
-    gallons = Decimal(gallons)
+    gallons = Decimal(str(gallons))
     if gallons < 0:
         raise ApiError(422, f"level_gallons: {gallons} gal is negative.")
     if gallons > capacity:
@@ -258,7 +277,9 @@ def start_run(*, by: Any, trigger: str = ForecastRun.Trigger.MANUAL) -> Forecast
         created_at__gte=timezone.now() - RUN_STALE_AFTER,
     ).first()
     if busy is not None:
-        raise ApiError(409, f"A forecast run is already {busy.status} (run {busy.pk}): wait for it to finish.")
+        raise ApiError(
+            409, f"A forecast run is already {busy.status} (run {busy.pk}): wait for it to finish."
+        )
     run = ForecastRun.objects.create(trigger=trigger, created_by=by if getattr(by, "pk", None) else None)
     schema = connection.schema_name
     transaction.on_commit(
@@ -342,13 +363,16 @@ def create_due_orders(rows: Sequence[dict[str, Any]], *, by: Any) -> list[dict[s
                     "it is not ordered twice.",
                 )
             if asset.product_id is None:
-                raise ApiError(422, f"{where}: {asset.asset_name} has no product: set the tank's product first.")
+                raise ApiError(
+                    422, f"{where}: {asset.asset_name} has no product: set the tank's product first."
+                )
             fc = forecasts.get(asset.pk)
             quantity = row.get("quantity")
             if quantity is None:
                 if fc is None or fc.suggested_gallons is None or fc.suggested_gallons <= 0:
                     raise ApiError(
-                        422, f"{where}.quantity: {asset.asset_name} has no suggested quantity: send the quantity."
+                        422,
+                        f"{where}.quantity: {asset.asset_name} has no suggested quantity: send the quantity.",
                     )
                 quantity = Decimal(fc.suggested_gallons)
             planned = row.get("planned_date") or (fc.suggested_date if fc and fc.suggested_date else today)

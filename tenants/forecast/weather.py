@@ -46,10 +46,18 @@ def _mean(row: dict[str, Any]) -> float | None:
     return None if t is None else float(t)
 
 
-def fetch_station(provider: WeatherProvider, station: str, start: dt.date, end: dt.date) -> list[tuple[dt.date, float]]:
+def fetch_station(
+    provider: WeatherProvider, station: str, start: dt.date, end: dt.date
+) -> list[tuple[dt.date, float]]:
     """(day, mean °F) of a station; raises ProviderError with a sentence for people."""
     url = provider.base_url.rstrip("/") + "/stations/daily"
-    params = {"station": station, "start": start.isoformat(), "end": end.isoformat(), "units": "imperial", "model": "1"}
+    params = {
+        "station": station,
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "units": "imperial",
+        "model": "1",
+    }
     headers = {"x-rapidapi-key": provider.api_key} if provider.api_key else {}
     try:
         resp = httpx.get(url, params=params, headers=headers, timeout=TIMEOUT_SECONDS)
@@ -97,7 +105,9 @@ def fetch_all(today: dt.date | None = None) -> FetchResult:
             continue
         for day, mean in rows:
             if not -60 <= mean <= 130:
-                result.errors.append(f"{zone.code}: {day.isoformat()} has {mean:.1f} °F, outside -60..130 °F: ignored")
+                result.errors.append(
+                    f"{zone.code}: {day.isoformat()} has {mean:.1f} °F, outside -60..130 °F: ignored"
+                )
                 continue
             kind = DailyTemperature.Kind.OBSERVED if day < today else DailyTemperature.Kind.FORECAST
             DailyTemperature.objects.update_or_create(

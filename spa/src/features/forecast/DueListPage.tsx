@@ -22,9 +22,9 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { toast } from 'react-toastify';
 import { useCreateDueOrdersMutation, useDueListQuery, type DueRow } from './forecastApi';
-import { CONFIDENCE_COLOR, DEFAULT_WITHIN, WITHIN_CHOICES, day, gallons, isSelectable, num, ordersBody, outcomes, percent, prune, runoutText, toggle, toggleAll, type Outcome } from './model';
+import { isApiError } from '@/lib/api/errors';
+import { confidenceColor, DEFAULT_WITHIN, WITHIN_CHOICES, day, gallons, isSelectable, num, ordersBody, outcomes, percent, prune, refusedTank, runoutText, toggle, toggleAll, type Outcome } from './model';
 import { useRunForecast } from './RunForecast';
 
 function LevelBar({ row }: { row: DueRow }) {
@@ -61,11 +61,28 @@ function TankLink({ row }: { row: DueRow }) {
   );
 }
 
-function Confidence({ value }: { value: DueRow['confidence'] }) {
-  return <Chip size="small" variant="outlined" color={CONFIDENCE_COLOR[value] ?? 'default'} label={value[0].toUpperCase() + value.slice(1)} />;
+function Confidence({ value }: { value: string }) {
+  if (!value) return null;
+  return <Chip size="small" variant="outlined" color={confidenceColor(value)} label={value[0].toUpperCase() + value.slice(1)} />;
 }
 
-function DueTable({ rows, selected, setSelected }: { rows: DueRow[]; selected: Set<number>; setSelected: (s: Set<number>) => void }) {
+/** The refusal of "Create orders", under the tank it names. */
+function RowError({ message }: { message: string }) {
+  return (
+    <Typography variant="caption" color="error" component="div" role="alert" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+      {message}
+    </Typography>
+  );
+}
+
+interface ListProps {
+  rows: DueRow[];
+  selected: Set<number>;
+  setSelected: (s: Set<number>) => void;
+  refused: { assetId: number; message: string } | null;
+}
+
+function DueTable({ rows, selected, setSelected, refused }: ListProps) {
   const pickable = rows.filter(isSelectable);
   const allPicked = pickable.length > 0 && pickable.every((r) => selected.has(r.asset_id));
   return (
@@ -94,13 +111,14 @@ function DueTable({ rows, selected, setSelected }: { rows: DueRow[]; selected: S
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <TableRow key={row.asset_id} hover selected={selected.has(row.asset_id)} data-testid={`due-row-${row.asset_id}`}>
+            <TableRow key={row.asset_id} hover selected={selected.has(row.asset_id)} data-testid={`due-row-${row.asset_id}`} sx={refused?.assetId === row.asset_id ? { bgcolor: 'error.50', outline: '1px solid', outlineColor: 'error.light' } : undefined}>
               <TableCell padding="checkbox">
                 <Pick row={row} selected={selected.has(row.asset_id)} onToggle={() => setSelected(toggle(selected, row))} />
               </TableCell>
               <TableCell>
                 <Typography variant="body2">{row.customer_name}</Typography>
                 <TankLink row={row} />
+                {refused?.assetId === row.asset_id && <RowError message={refused.message} />}
                 {row.ship_to_name && (
                   <Typography variant="caption" color="text.secondary" component="div">
                     {row.ship_to_name}
@@ -135,7 +153,7 @@ function DueTable({ rows, selected, setSelected }: { rows: DueRow[]; selected: S
   );
 }
 
-function DueCards({ rows, selected, setSelected }: { rows: DueRow[]; selected: Set<number>; setSelected: (s: Set<number>) => void }) {
+function DueCards({ rows, selected, setSelected, refused }: ListProps) {
   return (
     <Stack spacing={1.5} component="ul" sx={{ p: 0, m: 0, listStyle: 'none' }} aria-label="Tanks due">
       {rows.map((row) => (
@@ -149,6 +167,7 @@ function DueCards({ rows, selected, setSelected }: { rows: DueRow[]; selected: S
               <Typography variant="caption" color="text.secondary" component="div">
                 {[row.product_name, row.ship_to_name].filter(Boolean).join(' · ')}
               </Typography>
+              {refused?.assetId === row.asset_id && <RowError message={refused.message} />}
             </Box>
             <Pick row={row} selected={selected.has(row.asset_id)} onToggle={() => setSelected(toggle(selected, row))} />
           </Box>
@@ -177,28 +196,27 @@ function DueCards({ rows, selected, setSelected }: { rows: DueRow[]; selected: S
   );
 }
 
-/** What "Create orders" did: each created order with its link, each refused tank with the reason. */
+/** What "Create orders" did: each created order with its link (and a price the engine could not set). */
 function Results({ items, onClose }: { items: Outcome[]; onClose: () => void }) {
-  const made = items.filter((o) => o.order_id);
-  const refused = items.filter((o) => o.detail);
+  const unpriced = items.filter((o) => o.price_error).length;
   return (
-    <Alert severity={refused.length ? (made.length ? 'warning' : 'error') : 'success'} onClose={onClose} sx={{ mb: 2 }} data-testid="create-results">
+    <Alert severity={unpriced ? 'warning' : 'success'} onClose={onClose} sx={{ mb: 2 }} data-testid="create-results">
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {made.length} {made.length === 1 ? 'order' : 'orders'} created{refused.length ? `, ${refused.length} refused` : ''}
+        {items.length} {items.length === 1 ? 'order' : 'orders'} created as drafts{unpriced ? `, ${unpriced} without a price` : ''}
       </Typography>
       <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
-        {made.map((o) => (
-          <li key={`ok-${o.asset_id}`}>
+        {items.map((o) => (
+          <li key={o.order_id}>
             <Link component={RouterLink} to={`/sales-order/${o.order_id}`}>
-              {o.order_number ? `Order ${o.order_number}` : `Order #${o.order_id}`}
+              {o.number ? `Order ${o.number}` : `Order #${o.order_id}`}
             </Link>{' '}
-            — {o.customer}, {o.tank}
-          </li>
-        ))}
-        {refused.map((o) => (
-          <li key={`err-${o.asset_id}`}>
-            {o.customer ? `${o.customer}, ` : ''}
-            {o.tank}: {o.detail}
+            — {o.customer}, {o.tank}: {o.quantity} on {day(o.planned_date)}
+            {o.price_error && (
+              <Typography component="span" variant="body2" color="warning.dark">
+                {' '}
+                ({o.price_error})
+              </Typography>
+            )}
           </li>
         ))}
       </Box>
@@ -210,7 +228,9 @@ function Results({ items, onClose }: { items: Outcome[]; onClose: () => void }) 
 export default function DueListPage() {
   const [within, setWithin] = useState<number>(DEFAULT_WITHIN);
   const due = useDueListQuery({ within_days: within });
-  const rows = useMemo(() => due.data ?? [], [due.data]);
+  const rows = useMemo(() => due.data?.rows ?? [], [due.data]);
+  const [refused, setRefused] = useState<{ assetId: number; message: string } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const [picked, setSelected] = useState<Set<number>>(new Set());
   // A row that left the list or now has an open order is no longer picked.
   const selected = useMemo(() => prune(picked, rows), [picked, rows]);
@@ -222,12 +242,19 @@ export default function DueListPage() {
   const onCreate = async () => {
     const body = ordersBody(rows, selected);
     if (!body.tanks.length) return;
+    setRefused(null);
+    setFailure(null);
     try {
       const res = await create(body).unwrap();
       setResults(outcomes(res, rows));
       setSelected(new Set());
     } catch (e) {
-      toast.error((e as { message?: string })?.message || 'The orders could not be created.');
+      // All or nothing: no order was created; the sentence names the tank that stopped them.
+      const message = isApiError(e) ? e.message : 'The orders could not be created.';
+      const assetId = refusedTank(message, body, rows);
+      setFailure(message);
+      if (assetId !== null) setRefused({ assetId, message });
+      setResults(null);
     }
   };
 
@@ -256,6 +283,12 @@ export default function DueListPage() {
       </Box>
       {run.progress}
       {results && <Results items={results} onClose={() => setResults(null)} />}
+      {failure && (
+        <Alert severity="error" onClose={() => { setFailure(null); setRefused(null); }} sx={{ mb: 2 }} data-testid="create-failure">
+          No order was created: {failure}
+          {refused ? ' Untick that tank (or fix it) and create the others again.' : ''}
+        </Alert>
+      )}
       {due.isLoading ? (
         <Box data-testid="due-loading">
           {[0, 1, 2, 3].map((i) => (
@@ -286,8 +319,9 @@ export default function DueListPage() {
         <>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             {rows.length} {rows.length === 1 ? 'tank' : 'tanks'} due, most at risk first{withOrder ? ` · ${withOrder} already ordered` : ''}
+            {due.data?.as_of ? ` · forecast of ${new Date(due.data.as_of).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}` : ''}
           </Typography>
-          {phone ? <DueCards rows={rows} selected={selected} setSelected={setSelected} /> : <DueTable rows={rows} selected={selected} setSelected={setSelected} />}
+          {phone ? <DueCards rows={rows} selected={selected} setSelected={setSelected} refused={refused} /> : <DueTable rows={rows} selected={selected} setSelected={setSelected} refused={refused} />}
         </>
       )}
     </Box>

@@ -1,5 +1,3 @@
-import Add from '@mui/icons-material/Add';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import UploadFile from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -7,7 +5,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
@@ -16,18 +13,16 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { toast } from 'react-toastify';
 import { CsvImportDialog } from '@/components/resource/CsvImportDialog';
-import { forecastApi, useCreateWeatherZoneMutation, useDeleteWeatherZoneMutation, useReadingsQuery, useTemperaturesQuery, useWeatherZonesQuery } from './forecastApi';
+import { ActiveChip, ResourceListPage, type ColumnDef, type FieldDef } from '@/components/resource';
+import { forecastApi, temperaturesApi, useReadingsQuery, weatherZonesApi, type Temperature, type WeatherZone, type WeatherZoneWrite } from './forecastApi';
 import { day, gallons, percent } from './model';
 import { useAppDispatch } from '@/lib/session/hooks';
 
 export const READINGS_IMPORT = '/forecast/reading/import';
-export const TEMPERATURES_IMPORT = '/forecast/weather/temperature/import';
 
 function Panel({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (
@@ -92,12 +87,16 @@ export function ReadingsPage() {
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(r.taken_at)}</TableCell>
                   <TableCell>
                     <Link component={RouterLink} to={`/forecast/tank/${r.asset_id}`} underline="hover">
-                      {r.asset_name || r.serial || `Tank #${r.asset_id}`}
+                      {r.asset_name || `Tank #${r.asset_id}`}
                     </Link>
+                    {r.serial_number && (
+                      <Typography variant="caption" color="text.secondary" component="div">
+                        {r.serial_number}
+                      </Typography>
+                    )}
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {gallons(r.gallons)}
-                    {r.percent !== null && r.percent !== undefined ? ` · ${percent(r.percent)}` : ''}
+                    {gallons(r.level_gallons)} · {percent(r.level_percent)}
                   </TableCell>
                   <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{r.source ?? ''}</TableCell>
                 </TableRow>
@@ -112,147 +111,93 @@ export function ReadingsPage() {
         importPath={READINGS_IMPORT}
         plural="readings"
         singular="reading"
-        help="One row per reading: the tank's serial, when it was taken, and its level in gallons or in percent."
+        help="One row per reading: serial_number (or asset_id), taken_at (e.g. 2026-01-15T07:30:00-05:00), and level_percent or level_gallons."
         onImported={() => dispatch(forecastApi.util.invalidateTags([{ type: 'ForecastReading', id: 'LIST' }, 'ForecastTank', { type: 'ForecastDue', id: 'LIST' }]))}
       />
     </Panel>
   );
 }
 
-function ZoneForm() {
-  const [create, creating] = useCreateWeatherZoneMutation();
-  const [name, setName] = useState('');
-  const [station, setStation] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await create({ name: name.trim(), station: station.trim() || null }).unwrap();
-      setName('');
-      setStation('');
-      toast.success('Weather zone added');
-    } catch (err) {
-      setError((err as { message?: string })?.message || 'The weather zone could not be saved.');
-    }
-  };
-  return (
-    <Box component="form" onSubmit={submit} noValidate aria-label="Add a weather zone" sx={{ mb: 2 }}>
-      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-        <TextField size="small" label="Zone name" value={name} onChange={(e) => setName(e.target.value)} sx={{ flex: '1 1 160px' }} />
-        <TextField size="small" label="Station (optional)" value={station} onChange={(e) => setStation(e.target.value)} sx={{ flex: '1 1 140px' }} />
-        <Button type="submit" variant="outlined" startIcon={<Add />} disabled={creating.isLoading || !name.trim()}>
-          Add zone
-        </Button>
-      </Box>
-      {error && (
-        <Alert severity="error" sx={{ mt: 1 }}>
-          {error}
-        </Alert>
-      )}
-    </Box>
-  );
+interface ZoneForm {
+  code: string;
+  name: string;
+  station: string;
+  is_active: boolean;
 }
+
+const zoneColumns: ColumnDef<WeatherZone>[] = [
+  { field: 'code', headerName: 'Code', sortField: 'code', width: 110 },
+  { field: 'name', headerName: 'Zone', sortField: 'name', minWidth: 150, flex: 1, card: 'title' },
+  { field: 'station', headerName: 'Station', width: 120, hideOnPhone: true, value: (z) => z.station || '—' },
+  { field: 'is_active', headerName: 'Status', width: 100, value: (z) => (z.is_active ? 'Active' : 'Inactive'), render: (z) => <ActiveChip active={z.is_active} /> },
+];
+
+const zoneFields: FieldDef<ZoneForm>[] = [
+  { name: 'code', label: 'Code', required: true, maxLength: 40, width: 4, helperText: 'e.g. GSO' },
+  { name: 'name', label: 'Name', required: true, maxLength: 120, width: 8, helperText: 'A region or a weather station' },
+  { name: 'station', label: 'Provider station id', maxLength: 40, width: 12, helperText: 'Used only where a weather provider is configured' },
+  { name: 'is_active', label: 'Active', type: 'switch' },
+];
+
+const tempColumns: ColumnDef<Temperature>[] = [
+  { field: 'day', headerName: 'Day', sortField: 'day', width: 140, value: (t) => day(t.day), card: 'title' },
+  { field: 'zone', headerName: 'Zone', minWidth: 140, flex: 1, value: (t) => t.zone.name },
+  { field: 'mean_f', headerName: 'Mean °F', sortField: 'mean_f', width: 100, align: 'right', value: (t) => Number(t.mean_f).toFixed(1) },
+  { field: 'kind', headerName: 'Kind', width: 110, hideOnPhone: true },
+  { field: 'source', headerName: 'Source', width: 110, hideOnPhone: true },
+];
 
 /** /forecast/weather: weather zones, and the daily temperatures with their CSV import. */
 export function WeatherPage() {
-  const dispatch = useAppDispatch();
-  const zones = useWeatherZonesQuery();
-  const temps = useTemperaturesQuery({ page: 1, size: 30 });
-  const [remove] = useDeleteWeatherZoneMutation();
-  const [open, setOpen] = useState(false);
-  const zoneRows = zones.data ?? [];
-  const tempRows = temps.data ?? [];
   return (
     <Grid container spacing={2}>
-      <Grid size={{ xs: 12, md: 5 }}>
-        <Panel title="Weather zones">
-          <ZoneForm />
-          <ListState loading={zones.isLoading} error={zones.error} empty={zoneRows.length ? null : 'No zones yet. A zone is a region or a weather station; tanks take their temperatures from theirs.'}>
-            <TableContainer>
-              <Table size="small" aria-label="Weather zones">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Zone</TableCell>
-                    <TableCell>Station</TableCell>
-                    <TableCell padding="checkbox" />
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {zoneRows.map((z) => (
-                    <TableRow key={z.id}>
-                      <TableCell>{z.name}</TableCell>
-                      <TableCell>{z.station || '—'}</TableCell>
-                      <TableCell padding="checkbox">
-                        <IconButton
-                          size="small"
-                          aria-label={`Delete zone ${z.name}`}
-                          onClick={async () => {
-                            try {
-                              await remove(z.id).unwrap();
-                              toast.success('Weather zone deleted');
-                            } catch (err) {
-                              toast.error((err as { message?: string })?.message || 'The weather zone could not be deleted.');
-                            }
-                          }}
-                        >
-                          <DeleteOutline fontSize="small" />
-                        </IconButton>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-          </ListState>
-        </Panel>
+      <Grid size={{ xs: 12, lg: 5 }}>
+        <ResourceListPage<WeatherZone, ZoneForm, WeatherZoneWrite, Partial<WeatherZoneWrite>>
+          embedded
+          title="Weather zones"
+          subtitle="Each tank takes its temperatures from its zone."
+          singular="Weather zone"
+          plural="weather zones"
+          resource={weatherZonesApi}
+          permission="weather_zone"
+          columns={zoneColumns}
+          describe={(z) => z.name}
+          defaultPageSize={25}
+          defaultSort={{ field: 'name', order: 'asc' }}
+          searchPlaceholder="Search zones"
+          filters={[{ field: 'is_active', label: 'Active', type: 'boolean' }]}
+          form={{
+            fields: zoneFields,
+            emptyValues: { code: '', name: '', station: '', is_active: true },
+            toValues: (z) => ({ code: z.code, name: z.name, station: z.station, is_active: z.is_active }),
+            toCreateBody: (v) => ({ code: v.code.trim(), name: v.name.trim(), station: v.station.trim(), is_active: v.is_active }),
+            toUpdateBody: (v) => ({ code: v.code.trim(), name: v.name.trim(), station: v.station.trim(), is_active: v.is_active }),
+          }}
+          exportFilename="weather-zones"
+        />
       </Grid>
-      <Grid size={{ xs: 12, md: 7 }}>
-        <Panel
+      <Grid size={{ xs: 12, lg: 7 }}>
+        <ResourceListPage<Temperature, never, never, never>
+          embedded
           title="Daily temperatures"
-          action={
-            <Button variant="contained" startIcon={<UploadFile />} onClick={() => setOpen(true)}>
-              Import temperatures CSV
-            </Button>
-          }
-        >
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            Daily mean temperatures (°F) per zone. Days without an observation or forecast use the zone&apos;s normals (the average of past years for that date).
-          </Typography>
-          <ListState loading={temps.isLoading} error={temps.error} empty={tempRows.length ? null : 'No temperatures yet. Import a CSV of zone, day and mean °F.'}>
-            <TableContainer>
-              <Table size="small" aria-label="Daily temperatures">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Day</TableCell>
-                    <TableCell>Zone</TableCell>
-                    <TableCell align="right">Mean °F</TableCell>
-                    <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>Source</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {tempRows.map((t) => (
-                    <TableRow key={t.id}>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{day(t.day)}</TableCell>
-                      <TableCell>{t.zone_name ?? `Zone #${t.zone_id}`}</TableCell>
-                      <TableCell align="right">{Number(t.mean_f).toFixed(1)}</TableCell>
-                      <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t.source ?? ''}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-          </ListState>
-          <CsvImportDialog
-            open={open}
-            onClose={() => setOpen(false)}
-            importPath={TEMPERATURES_IMPORT}
-            plural="temperatures"
-            singular="temperature"
-            help="One row per zone and day: the zone's name, the day (YYYY-MM-DD) and the mean temperature in °F."
-            onImported={() => dispatch(forecastApi.util.invalidateTags([{ type: 'Temperature', id: 'LIST' }, 'ForecastTank', { type: 'ForecastDue', id: 'LIST' }]))}
-          />
-        </Panel>
+          subtitle="Daily means (°F) per zone. Days with no observation or forecast use the zone's normals (the average of past years for that date)."
+          singular="Daily temperature"
+          plural="temperatures"
+          resource={temperaturesApi}
+          permission="daily_temperature"
+          columns={tempColumns}
+          describe={(t) => `${t.zone.name} ${t.day}`}
+          defaultPageSize={50}
+          defaultSort={{ field: 'day', order: 'desc' }}
+          filters={[
+            { field: 'day', label: 'Day', type: 'date' },
+            { field: 'mean_f', label: 'Mean °F', type: 'number' },
+            { field: 'kind', label: 'Kind', type: 'text' },
+          ]}
+          canEdit={() => false}
+          importHelp="One row per zone and day: zone (its code or name), day (YYYY-MM-DD), mean_f (°F, -60 to 130), and kind (observed or forecast, optional)."
+          exportFilename="temperatures"
+        />
       </Grid>
     </Grid>
   );

@@ -23,12 +23,12 @@ export function TankChart({ tank, height = 320 }: { tank: TankForecast; height?:
       </Typography>
     );
   }
-  const today = tank.projection[0]?.date ?? null;
+  const today = tank.projection[0]?.day ?? null;
   return (
     <Box
       data-testid="tank-chart"
       role="figure"
-      aria-label={`Level history and projection of ${tank.asset_name}`}
+      aria-label={`Level history and projection of ${tank.tank.name}`}
       sx={{
         width: '100%',
         // Points only: readings and deliveries have no line between them; the band's base has no fill.

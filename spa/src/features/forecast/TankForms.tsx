@@ -8,8 +8,8 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { useAddReadingMutation, useSaveTankSettingsMutation, useWeatherZonesQuery, type TankForecast, type TankSettingsUpdate } from './forecastApi';
-import { num } from './model';
+import { useAddReadingMutation, useSaveTankSettingsMutation, useWeatherZonesAllQuery, type TankForecast, type TankSettingsUpdate } from './forecastApi';
+import { num, settingsBody } from './model';
 
 const str = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
@@ -20,29 +20,29 @@ function errorOf(e: unknown, fallback: string): string {
 /** Program, usage model, max fill, reorder point (% or gallons) and weather zone. */
 export function SettingsForm({ tank }: { tank: TankForecast }) {
   const s = tank.settings;
-  const zones = useWeatherZonesQuery();
+  const zones = useWeatherZonesAllQuery();
   const [save, saving] = useSaveTankSettingsMutation();
-  const [program, setProgram] = useState(s.program);
-  const [model, setModel] = useState(s.usage_model);
+  const [program, setProgram] = useState(s.program as NonNullable<TankSettingsUpdate['program']>);
+  const [model, setModel] = useState(s.usage_model as NonNullable<TankSettingsUpdate['usage_model']>);
   const [maxFill, setMaxFill] = useState(str(s.max_fill_percent));
   const [reorderUnit, setReorderUnit] = useState<'percent' | 'gallons'>(num(s.reorder_gallons) !== null && num(s.reorder_percent) === null ? 'gallons' : 'percent');
   const [reorder, setReorder] = useState(reorderUnit === 'gallons' ? str(s.reorder_gallons) : str(s.reorder_percent));
-  const [zone, setZone] = useState(str(s.weather_zone_id));
+  const [zone, setZone] = useState(str(s.zone?.id));
   const [error, setError] = useState<string | null>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    const body: TankSettingsUpdate = {
+    const body = settingsBody(s, {
       program,
       usage_model: model,
-      max_fill_percent: maxFill,
-      reorder_percent: reorderUnit === 'percent' ? reorder || null : null,
-      reorder_gallons: reorderUnit === 'gallons' ? reorder || null : null,
-      weather_zone_id: zone ? Number(zone) : null,
-    };
+      max_fill_percent: maxFill.trim(),
+      reorder_percent: reorderUnit === 'percent' ? reorder.trim() || null : null,
+      reorder_gallons: reorderUnit === 'gallons' ? reorder.trim() || null : null,
+      zone_id: zone ? Number(zone) : null,
+    });
     try {
-      await save({ assetId: tank.asset_id, body }).unwrap();
+      await save({ assetId: tank.tank.id, body }).unwrap();
       toast.success('Tank settings saved');
     } catch (err) {
       setError(errorOf(err, 'The tank settings could not be saved.'));
@@ -102,10 +102,10 @@ export function OverrideForm({ tank }: { tank: TankForecast }) {
   const [error, setError] = useState<string | null>(null);
   const overridden = weather ? num(s.k_factor_override) !== null || num(s.baseload_override) !== null : num(s.daily_rate_override) !== null;
 
-  const send = async (body: TankSettingsUpdate, done: string) => {
+  const send = async (patch: Partial<TankSettingsUpdate>, done: string) => {
     setError(null);
     try {
-      await save({ assetId: tank.asset_id, body }).unwrap();
+      await save({ assetId: tank.tank.id, body: settingsBody(s, patch) }).unwrap();
       toast.success(done);
     } catch (err) {
       setError(errorOf(err, 'The override could not be saved.'));
@@ -113,7 +113,7 @@ export function OverrideForm({ tank }: { tank: TankForecast }) {
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void send(weather ? { k_factor_override: k || null, baseload_override: base || null } : { daily_rate_override: rate || null }, 'Override saved');
+    void send(weather ? { k_factor_override: k.trim() || null, baseload_override: base.trim() || null } : { daily_rate_override: rate.trim() || null }, 'Override saved');
   };
   const clear = () => {
     setK('');
@@ -175,7 +175,7 @@ export function ReadingForm({ assetId, onSaved }: { assetId: number; onSaved?: (
       return;
     }
     try {
-      await add({ asset_id: assetId, taken_at: new Date(at).toISOString(), ...(unit === 'percent' ? { percent: value.trim() } : { gallons: value.trim() }) }).unwrap();
+      await add({ asset_id: assetId, taken_at: new Date(at).toISOString(), source: 'office', ...(unit === 'percent' ? { level_percent: value.trim() } : { level_gallons: value.trim() }) }).unwrap();
       toast.success('Reading saved: the projection starts from it');
       setValue('');
       onSaved?.();

@@ -15,7 +15,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { PageHeader } from '@/components/common/PageHeader';
 import { useTankForecastQuery, type TankForecast } from './forecastApi';
-import { day, fitLines, gallons, num, runoutText } from './model';
+import { day, fitLines, gallons, num, percent, runoutText } from './model';
 import { TankChart } from './TankChart';
 import { OverrideForm, ReadingForm, SettingsForm } from './TankForms';
 
@@ -53,15 +53,9 @@ function Section({ title, children, action }: { title: string; children: ReactNo
   );
 }
 
-function lastReading(tank: TankForecast) {
-  return [...tank.readings].sort((a, b) => b.taken_at.localeCompare(a.taken_at))[0] ?? null;
-}
-
 function TankBody({ tank }: { tank: TankForecast }) {
   const fit = fitLines(tank.fit);
-  const level = tank.projection[0]?.level ?? lastReading(tank)?.gallons ?? null;
-  const usable = num(tank.usable_gallons);
-  const levelPct = usable && num(level) !== null ? `${Math.round(((num(level) ?? 0) / usable) * 100)}% of usable` : undefined;
+  const levelDetail = [num(tank.level_percent) !== null ? `${percent(tank.level_percent)} full` : null, tank.level_as_of ? `on ${day(tank.level_as_of)}` : null].filter(Boolean).join(' ');
   return (
     <>
       {tank.cannot_forecast && (
@@ -71,11 +65,17 @@ function TankBody({ tank }: { tank: TankForecast }) {
         </Alert>
       )}
       <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', mb: 2 }}>
-        <Stat label="Level now" value={gallons(level)} detail={levelPct} />
-        <Stat label="Usable capacity" value={gallons(tank.usable_gallons)} detail={tank.capacity_gallons ? `of ${gallons(tank.capacity_gallons)}` : undefined} />
+        <Stat label="Level now" value={gallons(tank.level_gallons)} detail={levelDetail || undefined} />
+        <Stat label="Usable capacity" value={gallons(tank.usable_gallons)} detail={tank.tank.capacity ? `of ${gallons(tank.tank.capacity)} (fill to ${percent(tank.settings.max_fill_percent)})` : 'No capacity set'} />
         <Stat label="Reaches reorder" value={day(tank.reorder_date)} detail={tank.reorder_gallons ? `at ${gallons(tank.reorder_gallons)}` : undefined} />
         <Stat label="Runs out" value={tank.runout_date ? day(tank.runout_date) : '—'} detail={tank.runout_date ? runoutText({ runout_date: tank.runout_date, runout_early: tank.runout_early ?? null, runout_late: tank.runout_late ?? null }) : 'Not within the horizon'} />
+        <Stat label="Suggested delivery" value={tank.suggested_date ? day(tank.suggested_date) : '—'} detail={tank.suggested_date ? [gallons(tank.suggested_gallons), tank.confidence ? `${tank.confidence} confidence` : null].filter(Boolean).join(' · ') : undefined} />
       </Box>
+      {tank.reason && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="tank-reason">
+          {tank.reason}
+        </Typography>
+      )}
       <Grid container spacing={2}>
         <Grid size={12}>
           <Section title="Level and projection">
@@ -84,6 +84,11 @@ function TankBody({ tank }: { tank: TankForecast }) {
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
           <Section title="Usage" action={tank.fit?.overridden ? <Chip size="small" color="info" label="Overridden" /> : tank.fit?.method ? <Chip size="small" variant="outlined" label={tank.fit.method} /> : null}>
+            {tank.fit?.cannot_fit && (
+              <Alert severity="info" sx={{ mb: 1.5 }}>
+                {tank.fit.cannot_fit}
+              </Alert>
+            )}
             {fit.length ? (
               <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.75 }} data-testid="fit">
                 {fit.map((l) => (
@@ -103,12 +108,12 @@ function TankBody({ tank }: { tank: TankForecast }) {
               </Typography>
             )}
             <Divider sx={{ my: 2 }} />
-            <OverrideForm key={`${tank.settings.usage_model}-${String(tank.settings.k_factor_override)}-${String(tank.settings.daily_rate_override)}`} tank={tank} />
+            <OverrideForm key={JSON.stringify(tank.settings)} tank={tank} />
             <Divider sx={{ my: 2 }} />
             <Typography variant="subtitle2" sx={{ mb: 1 }}>
               Add a reading
             </Typography>
-            <ReadingForm assetId={tank.asset_id} />
+            <ReadingForm assetId={tank.tank.id} />
           </Section>
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
@@ -128,7 +133,7 @@ export default function TankPage() {
   const valid = Number.isInteger(id) && id > 0;
   const q = useTankForecastQuery(id, { skip: !valid });
   const tank = q.data;
-  const title = tank ? tank.asset_name : 'Tank forecast';
+  const title = tank ? tank.tank.name : 'Tank forecast';
   return (
     <>
       <PageHeader
@@ -136,15 +141,12 @@ export default function TankPage() {
         subtitle={
           tank ? (
             <>
-              {tank.customer_id ? (
-                <Link component={RouterLink} to={`/customer/${tank.customer_id}`} underline="hover">
-                  {tank.customer_name}
-                </Link>
-              ) : (
-                tank.customer_name
-              )}
-              {tank.product_name ? ` · ${tank.product_name}` : ''}
-              {tank.serial ? ` · serial ${tank.serial}` : ''}
+              <Link component={RouterLink} to={`/customer/${tank.tank.customer_id}`} underline="hover">
+                {tank.tank.customer_name}
+              </Link>
+              {tank.tank.ship_to_name ? ` · ${tank.tank.ship_to_name}` : ''}
+              {tank.tank.product_name ? ` · ${tank.tank.product_name}` : ''}
+              {tank.tank.serial_number ? ` · serial ${tank.tank.serial_number}` : ''}
               {tank.settings.program === 'will_call' ? ' · will call' : ' · keep full'}
             </>
           ) : undefined
@@ -153,7 +155,7 @@ export default function TankPage() {
           <>
             {tank?.open_order_id && (
               <Button component={RouterLink} to={`/sales-order/${tank.open_order_id}`} variant="outlined">
-                Open order
+                {tank.open_order_number ? `Order ${tank.open_order_number}` : 'Open order'}
               </Button>
             )}
             <Button component={RouterLink} to="/forecast" startIcon={<ArrowBack />}>

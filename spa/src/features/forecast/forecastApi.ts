@@ -1,11 +1,11 @@
 import { api, unwrap } from '@/lib/api/api';
+import { createResourceApi } from '@/components/resource';
 import type { ApiError } from '@/lib/api/errors';
 import type {
   CreatedOrders,
   CreateOrdersBody,
-  DueRow,
+  DueList,
   ForecastRun,
-  JobLogEntry,
   Reading,
   ReadingCreate,
   TankForecast,
@@ -38,13 +38,13 @@ function itemsOf<T>(data: unknown): T[] {
   return [];
 }
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['ForecastDue', 'ForecastTank', 'ForecastReading', 'WeatherZone', 'Temperature', 'ForecastJob'] });
+const tagged = api.enhanceEndpoints({ addTagTypes: ['ForecastDue', 'ForecastTank', 'ForecastReading', 'WeatherZone', 'Temperature'] });
 
 export const forecastApi = tagged.injectEndpoints({
   endpoints: (build) => ({
-    dueList: build.query<DueRow[], { within_days: number }>({
+    dueList: build.query<DueList, { within_days: number }>({
       query: ({ within_days }) => ({ url: '/forecast/due', params: { within_days } }),
-      transformResponse: (env) => itemsOf<DueRow>(unwrap(env)),
+      transformResponse: (env) => unwrap<DueList>(env),
       transformErrorResponse: (e) => failed(e, MSG_DUE),
       providesTags: [{ type: 'ForecastDue', id: 'LIST' }],
     }),
@@ -60,9 +60,9 @@ export const forecastApi = tagged.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_TANK),
       providesTags: (_r, _e, id) => [{ type: 'ForecastTank', id }],
     }),
-    saveTankSettings: build.mutation<TankForecast, { assetId: number; body: TankSettingsUpdate }>({
+    saveTankSettings: build.mutation<unknown, { assetId: number; body: TankSettingsUpdate }>({
       query: ({ assetId, body }) => ({ url: `/forecast/tank/${assetId}/settings`, method: 'PUT', body }),
-      transformResponse: (env) => unwrap<TankForecast>(env),
+      transformResponse: (env) => unwrap<unknown>(env),
       transformErrorResponse: (e) => failed(e, MSG_SETTINGS),
       invalidatesTags: (_r, _e, { assetId }) => [{ type: 'ForecastTank', id: assetId }, { type: 'ForecastDue', id: 'LIST' }],
     }),
@@ -78,39 +78,22 @@ export const forecastApi = tagged.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_READING),
       invalidatesTags: [{ type: 'ForecastReading', id: 'LIST' }, 'ForecastTank', { type: 'ForecastDue', id: 'LIST' }],
     }),
-    weatherZones: build.query<WeatherZone[], void>({
-      query: () => ({ url: '/forecast/weather/zone', params: { page: 1, size: 100 } }),
+    weatherZonesAll: build.query<WeatherZone[], void>({
+      query: () => ({ url: '/forecast/weather/zones/all' }),
       transformResponse: (env) => itemsOf<WeatherZone>(unwrap(env)),
       transformErrorResponse: (e) => failed(e, MSG_ZONES),
-      providesTags: [{ type: 'WeatherZone', id: 'LIST' }],
-    }),
-    createWeatherZone: build.mutation<WeatherZone, WeatherZoneWrite>({
-      query: (body) => ({ url: '/forecast/weather/zone', method: 'POST', body }),
-      transformResponse: (env) => unwrap<WeatherZone>(env),
-      transformErrorResponse: (e) => failed(e, 'The weather zone could not be saved.'),
-      invalidatesTags: [{ type: 'WeatherZone', id: 'LIST' }],
-    }),
-    deleteWeatherZone: build.mutation<unknown, number>({
-      query: (id) => ({ url: `/forecast/weather/zone/${id}`, method: 'DELETE' }),
-      transformErrorResponse: (e) => failed(e, 'The weather zone could not be deleted.'),
-      invalidatesTags: [{ type: 'WeatherZone', id: 'LIST' }],
-    }),
-    temperatures: build.query<Temperature[], { zone_id?: number; page?: number; size?: number }>({
-      query: (params) => ({ url: '/forecast/weather/temperature', params: { page: 1, size: 30, ...params } }),
-      transformResponse: (env) => itemsOf<Temperature>(unwrap(env)),
-      transformErrorResponse: (e) => failed(e, 'Failed to fetch temperatures'),
-      providesTags: [{ type: 'Temperature', id: 'LIST' }],
+      providesTags: ['WeatherZone'],
     }),
     runForecast: build.mutation<ForecastRun, void>({
       query: () => ({ url: '/forecast/run', method: 'POST' }),
       transformResponse: (env) => unwrap<ForecastRun>(env),
       transformErrorResponse: (e) => failed(e, MSG_RUN),
     }),
-    /** The newest job-log entry of a kind: how a started run is followed to its end. */
-    latestJob: build.query<JobLogEntry | null, { kind: string }>({
-      query: ({ kind }) => ({ url: '/job-log', params: { kind, page: 1, size: 1 } }),
-      transformResponse: (env) => itemsOf<JobLogEntry>(unwrap(env))[0] ?? null,
-      providesTags: ['ForecastJob'],
+    /** A run's progress (done of total tanks) and outcome. */
+    forecastRun: build.query<ForecastRun, number>({
+      query: (id) => ({ url: `/forecast/run/${id}` }),
+      transformResponse: (env) => unwrap<ForecastRun>(env),
+      transformErrorResponse: (e) => failed(e, 'Failed to fetch the forecast run'),
     }),
   }),
 });
@@ -122,10 +105,25 @@ export const {
   useSaveTankSettingsMutation,
   useReadingsQuery,
   useAddReadingMutation,
-  useWeatherZonesQuery,
-  useCreateWeatherZoneMutation,
-  useDeleteWeatherZoneMutation,
-  useTemperaturesQuery,
+  useWeatherZonesAllQuery,
   useRunForecastMutation,
-  useLatestJobQuery,
+  useForecastRunQuery,
 } = forecastApi;
+
+export const weatherZonesApi = createResourceApi<WeatherZone, WeatherZoneWrite, Partial<WeatherZoneWrite>>({
+  key: 'weatherZone',
+  tag: 'WeatherZone',
+  listPath: '/forecast/weather/zones',
+  exportPath: '/forecast/weather/zones/export',
+  itemPath: (id) => `/forecast/weather/zones/${id}`,
+});
+
+export const temperaturesApi = createResourceApi<Temperature, never, never>({
+  key: 'dailyTemperature',
+  tag: 'Temperature',
+  listPath: '/forecast/weather/temperatures',
+  exportPath: '/forecast/weather/temperatures/export',
+  importPath: '/forecast/weather/temperatures/import',
+  itemPath: (id) => `/forecast/weather/temperatures/${id}`,
+  invalidates: ['ForecastTank', 'ForecastDue'],
+});

@@ -3,7 +3,7 @@
  * the order request built from a selection, the chart's series built from a tank's answer, and how
  * a fit is said.
  */
-import type { Confidence, CreateOrdersBody, CreatedOrders, DueRow, TankForecast, UsageFitOut } from './types';
+import type { Confidence, CreateOrdersBody, CreatedOrders, DueRow, TankForecast, TankSettings, TankSettingsUpdate, UsageFitOut } from './types';
 
 export const WITHIN_CHOICES = [3, 7, 14] as const;
 export const DEFAULT_WITHIN = 7;
@@ -44,6 +44,10 @@ export function runoutText(row: Pick<DueRow, 'runout_date' | 'runout_early' | 'r
 }
 
 export const CONFIDENCE_COLOR: Record<Confidence, 'success' | 'warning' | 'error'> = { high: 'success', medium: 'warning', low: 'error' };
+
+export function confidenceColor(c: string): 'success' | 'warning' | 'error' | 'default' {
+  return (CONFIDENCE_COLOR as Record<string, 'success' | 'warning' | 'error'>)[c] ?? 'default';
+}
 
 // --- selection -------------------------------------------------------------------------------
 
@@ -88,23 +92,44 @@ export function ordersBody(rows: readonly DueRow[], selected: ReadonlySet<number
   };
 }
 
-/** One line per tank of the outcome: created (with its order) or refused (with the reason). */
+/** One line per created order (with the price warning, if the engine could not price it). */
 export interface Outcome {
   asset_id: number;
   tank: string;
   customer: string;
-  order_id?: number;
-  order_number?: string | null;
-  detail?: string;
+  order_id: number;
+  number: string;
+  quantity: string;
+  planned_date: string;
+  price_error: string;
 }
 
 export function outcomes(result: CreatedOrders, rows: readonly DueRow[]): Outcome[] {
   const byId = new Map(rows.map((r) => [r.asset_id, r]));
-  const name = (id: number) => ({ tank: byId.get(id)?.asset_name ?? `Tank #${id}`, customer: byId.get(id)?.customer_name ?? '' });
-  return [
-    ...result.created.map((c) => ({ asset_id: c.asset_id, ...name(c.asset_id), order_id: c.order_id, order_number: c.order_number })),
-    ...result.errors.map((e) => ({ asset_id: e.asset_id, ...name(e.asset_id), detail: e.detail })),
-  ];
+  return result.orders.map((o) => ({
+    asset_id: o.asset_id,
+    tank: byId.get(o.asset_id)?.asset_name ?? `Tank #${o.asset_id}`,
+    customer: byId.get(o.asset_id)?.customer_name ?? '',
+    order_id: o.sales_order_id,
+    number: o.number,
+    quantity: gallons(o.quantity),
+    planned_date: o.planned_date,
+    price_error: o.price_error ?? '',
+  }));
+}
+
+/**
+ * The tank a refused "Create orders" names (the server creates all or none): `tanks[i]` is the
+ * i-th tank of the request; a 409 names the tank by its name. Null when the sentence names none.
+ */
+export function refusedTank(detail: string, body: CreateOrdersBody, rows: readonly DueRow[]): number | null {
+  const m = /tanks\[(\d+)\]/.exec(detail);
+  if (m) return body.tanks[Number(m[1])]?.asset_id ?? null;
+  const picked = new Set(body.tanks.map((t) => t.asset_id));
+  const named = rows
+    .filter((r) => picked.has(r.asset_id) && r.asset_name && detail.startsWith(`${r.asset_name} `))
+    .sort((a, b) => b.asset_name.length - a.asset_name.length);
+  return named[0]?.asset_id ?? null;
 }
 
 // --- the tank's chart ------------------------------------------------------------------------
@@ -137,15 +162,15 @@ function addDays(iso: string, n: number): string {
  * day keep the last one. History older than `historyDays` before the projection is left out.
  */
 export function chartSeries(tank: TankForecast, historyDays = 120): ChartSeries {
-  const proj = [...tank.projection].sort((a, b) => a.date.localeCompare(b.date));
-  const readingDays = tank.readings.map((r) => r.taken_at.slice(0, 10));
-  const deliveryDays = tank.deliveries.map((d) => d.delivered_on.slice(0, 10));
-  const all = [...readingDays, ...deliveryDays, ...proj.map((p) => p.date)].sort();
+  const proj = [...tank.projection].sort((a, b) => a.day.localeCompare(b.day));
+  const history = [...tank.history].sort((a, b) => a.at.localeCompare(b.at));
+  const usable = num(tank.usable_gallons);
+  const reorder = num(tank.reorder_gallons);
+  const runout = tank.runout_date ?? null;
+  const all = [...history.map((h) => h.at.slice(0, 10)), ...proj.map((p) => p.day)].sort();
   const last = all.length ? all[all.length - 1] : null;
-  if (!last) {
-    return { days: [], readings: [], deliveries: [], deliveredGallons: [], level: [], low: [], bandWidth: [], reorder: num(tank.reorder_gallons), usable: num(tank.usable_gallons), runout: tank.runout_date ?? null, yMax: num(tank.usable_gallons) ?? 0 };
-  }
-  const anchor = proj.length ? proj[0].date : last;
+  if (!last) return { days: [], readings: [], deliveries: [], deliveredGallons: [], level: [], low: [], bandWidth: [], reorder, usable, runout, yMax: usable ?? 0 };
+  const anchor = proj.length ? proj[0].day : last;
   const floor = addDays(anchor, -historyDays);
   let first = all.find((d) => d >= floor) ?? anchor;
   if (first > anchor) first = anchor;
@@ -154,35 +179,33 @@ export function chartSeries(tank: TankForecast, historyDays = 120): ChartSeries 
   const index = new Map(days.map((d, i) => [d, i]));
   const empty = () => days.map(() => null as number | null);
   const readings = empty();
-  [...tank.readings].sort((a, b) => a.taken_at.localeCompare(b.taken_at)).forEach((r) => {
-    const i = index.get(r.taken_at.slice(0, 10));
-    if (i !== undefined) readings[i] = num(r.gallons);
-  });
   const deliveries = empty();
   const deliveredGallons = empty();
-  tank.deliveries.forEach((d) => {
-    const i = index.get(d.delivered_on.slice(0, 10));
-    if (i === undefined) return;
-    deliveredGallons[i] = (deliveredGallons[i] ?? 0) + (num(d.gallons) ?? 0);
-    // The marker sits on the level known that day (a reading), else at the top of the band's scale.
-    deliveries[i] = readings[i] ?? num(tank.usable_gallons) ?? num(d.gallons);
-  });
+  for (const h of history) {
+    const i = index.get(h.at.slice(0, 10));
+    if (i === undefined) continue;
+    if (h.kind === 'reading') {
+      readings[i] = num(h.level_gallons);
+    } else {
+      deliveredGallons[i] = (deliveredGallons[i] ?? 0) + (num(h.gallons_delivered) ?? 0);
+      // The marker sits on the level after the fill when known, else on the usable line.
+      deliveries[i] = num(h.level_gallons) ?? usable ?? num(h.gallons_delivered);
+    }
+  }
   const level = empty();
   const low = empty();
   const bandWidth = empty();
-  proj.forEach((p) => {
-    const i = index.get(p.date);
-    if (i === undefined) return;
-    const lv = num(p.level);
+  for (const p of proj) {
+    const i = index.get(p.day);
+    if (i === undefined) continue;
     const lo = num(p.low);
     const hi = num(p.high);
-    level[i] = lv;
+    level[i] = num(p.level);
     low[i] = lo;
     bandWidth[i] = lo !== null && hi !== null ? Math.max(0, hi - lo) : null;
-  });
-  const values = [...readings, ...deliveries, ...level, ...proj.map((p) => num(p.high)), num(tank.usable_gallons), num(tank.capacity_gallons)].filter((v): v is number => v !== null);
-  const yMax = values.length ? Math.max(...values) : 0;
-  return { days, readings, deliveries, deliveredGallons, level, low, bandWidth, reorder: num(tank.reorder_gallons), usable: num(tank.usable_gallons), runout: tank.runout_date ?? null, yMax };
+  }
+  const values = [...readings, ...deliveries, ...level, ...proj.map((p) => num(p.high)), usable, num(tank.tank.capacity)].filter((v): v is number => v !== null);
+  return { days, readings, deliveries, deliveredGallons, level, low, bandWidth, reorder, usable, runout, yMax: values.length ? Math.max(...values) : 0 };
 }
 
 // --- the fit ---------------------------------------------------------------------------------
@@ -197,20 +220,47 @@ function withRange(value: string | null, low: string | null, high: string | null
   return low !== null && high !== null ? `${value} (${low} – ${high})` : value;
 }
 
+function range(a: number | null | undefined, b: number | null | undefined, digits: number): [string | null, string | null] {
+  if (a === null || a === undefined || b === null || b === undefined) return [null, null];
+  return [fixed(Math.min(a, b), digits), fixed(Math.max(a, b), digits)];
+}
+
 /** How the fitted usage is said: the parameters with their interval and what they rest on. */
-export function fitLines(fit: UsageFitOut | null): Array<{ label: string; value: string }> {
+export function fitLines(fit: UsageFitOut | null | undefined): Array<{ label: string; value: string }> {
   if (!fit) return [];
   const lines: Array<{ label: string; value: string }> = [];
   if (fit.model === 'weather') {
-    lines.push({ label: 'K-factor (degree days per gallon)', value: withRange(fixed(fit.k_factor, 2), fixed(fit.k_factor_low, 2), fixed(fit.k_factor_high, 2)) });
-    lines.push({ label: 'Baseload (gallons per day)', value: withRange(fixed(fit.baseload, 2), fixed(fit.baseload_low, 2), fixed(fit.baseload_high, 2)) });
+    lines.push({ label: 'K-factor (degree days per gallon)', value: withRange(fixed(fit.k_factor, 2), ...range(fit.low?.k_factor, fit.high?.k_factor, 2)) });
+    lines.push({ label: 'Baseload (gallons per day)', value: withRange(fixed(fit.baseload, 2), ...range(fit.low?.baseload, fit.high?.baseload, 2)) });
   } else {
-    lines.push({ label: 'Usage (gallons per day)', value: withRange(fixed(fit.daily_rate, 1), fixed(fit.daily_rate_low, 1), fixed(fit.daily_rate_high, 1)) });
+    lines.push({ label: 'Usage (gallons per day)', value: withRange(fixed(fit.daily_rate, 1), ...range(fit.low?.daily_rate, fit.high?.daily_rate, 1)) });
   }
-  const n = fit.n_intervals;
+  const n = fit.n_intervals ?? 0;
   lines.push({
     label: 'Rests on',
     value: fit.overridden ? 'Set by the office (override)' : n === 0 ? 'No fills yet: typical values for this kind of tank' : `${n} ${n === 1 ? 'fill' : 'fills'}`,
   });
   return lines;
+}
+
+// --- settings --------------------------------------------------------------------------------
+
+/**
+ * PUT /forecast/tank/{id}/settings replaces every setting (a field left out takes its default),
+ * so a form that changes some sends the others as they are.
+ */
+export function settingsBody(s: TankSettings, patch: Partial<TankSettingsUpdate> = {}): TankSettingsUpdate {
+  return {
+    program: s.program as TankSettingsUpdate['program'],
+    usage_model: s.usage_model as TankSettingsUpdate['usage_model'],
+    usage_type: s.usage_type,
+    max_fill_percent: s.max_fill_percent,
+    reorder_percent: s.reorder_percent ?? null,
+    reorder_gallons: s.reorder_gallons ?? null,
+    zone_id: s.zone?.id ?? null,
+    k_factor_override: s.k_factor_override ?? null,
+    baseload_override: s.baseload_override ?? null,
+    daily_rate_override: s.daily_rate_override ?? null,
+    ...patch,
+  };
 }

@@ -51,8 +51,8 @@ describe('due list screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create 1 order' }));
     const results = await screen.findByTestId('create-results');
     expect(within(results).getByRole('link', { name: 'Order SO-501' })).toHaveAttribute('href', '/sales-order/501');
-    const post = fetch.mock.calls.find(([, init]) => (init as RequestInit | undefined)?.method === 'POST');
-    expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({ tanks: [{ asset_id: 1, planned_date: '2026-12-08', quantity: '180' }] });
+    const post = fetch.mock.calls.find(([, init]) => init?.method === 'POST');
+    expect(JSON.parse(post?.[1]?.body as string)).toEqual({ tanks: [{ asset_id: 1, planned_date: '2026-12-08', quantity: '180' }] });
   });
 
   it('marks the tank that stopped an all-or-nothing create, and says none was created', async () => {

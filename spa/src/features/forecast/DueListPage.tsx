@@ -90,7 +90,7 @@ function DueTable({ rows, selected, setSelected, refused }: ListProps) {
       <Table size="small" aria-label="Tanks due">
         <TableHead>
           <TableRow>
-            <TableCell padding="checkbox">
+            <TableCell padding="checkbox" sx={{ width: 112 }}>
               <Checkbox
                 checked={allPicked}
                 indeterminate={!allPicked && selected.size > 0}

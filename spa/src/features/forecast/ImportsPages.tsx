@@ -18,7 +18,7 @@ import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { CsvImportDialog } from '@/components/resource/CsvImportDialog';
 import { ActiveChip, ResourceListPage, type ColumnDef, type FieldDef } from '@/components/resource';
-import { forecastApi, temperaturesApi, useReadingsQuery, weatherZonesApi, type Temperature, type WeatherZone, type WeatherZoneWrite } from './forecastApi';
+import { forecastApi, temperaturesApi, useReadingsQuery, useWeatherZonesAllQuery, weatherZonesApi, type Temperature, type TemperatureWrite, type WeatherZone, type WeatherZoneWrite } from './forecastApi';
 import { day, gallons, percent } from './model';
 import { useAppDispatch } from '@/lib/session/hooks';
 
@@ -147,6 +147,25 @@ const tempColumns: ColumnDef<Temperature>[] = [
   { field: 'source', headerName: 'Source', width: 110, hideOnPhone: true },
 ];
 
+interface TempForm {
+  zone_id: number | null;
+  day: string;
+  mean_f: number | null;
+  kind: 'observed' | 'forecast';
+}
+
+function useZoneOptions() {
+  const q = useWeatherZonesAllQuery();
+  return { options: (q.data ?? []).map((z) => ({ value: z.id, label: z.name })), loading: q.isLoading, error: q.error ? 'Weather zones could not be loaded' : null };
+}
+
+const tempFields: FieldDef<TempForm>[] = [
+  { name: 'zone_id', label: 'Zone', type: 'select', required: true, width: 12, useOptions: () => useZoneOptions() },
+  { name: 'day', label: 'Day', type: 'date', required: true, width: 6 },
+  { name: 'mean_f', label: 'Mean °F', type: 'number', required: true, min: -60, max: 130, step: 0.1, width: 6, helperText: '-60 to 130' },
+  { name: 'kind', label: 'Kind', type: 'select', width: 12, options: [{ value: 'observed', label: 'Observed' }, { value: 'forecast', label: 'Forecast' }] },
+];
+
 /** /forecast/weather: weather zones, and the daily temperatures with their CSV import. */
 export function WeatherPage() {
   return (
@@ -177,7 +196,7 @@ export function WeatherPage() {
         />
       </Grid>
       <Grid size={{ xs: 12, lg: 7 }}>
-        <ResourceListPage<Temperature, never, never, never>
+        <ResourceListPage<Temperature, TempForm, TemperatureWrite, never>
           embedded
           title="Daily temperatures"
           subtitle="Daily means (°F) per zone. Days with no observation or forecast use the zone's normals (the average of past years for that date)."
@@ -195,6 +214,13 @@ export function WeatherPage() {
             { field: 'kind', label: 'Kind', type: 'text' },
           ]}
           canEdit={() => false}
+          form={{
+            fields: tempFields,
+            emptyValues: { zone_id: null, day: '', mean_f: null, kind: 'observed' },
+            toValues: (t) => ({ zone_id: t.zone.id, day: t.day, mean_f: Number(t.mean_f), kind: t.kind === 'forecast' ? 'forecast' : 'observed' }),
+            toCreateBody: (v) => ({ zone_id: v.zone_id ?? 0, day: v.day, mean_f: String(v.mean_f ?? ''), kind: v.kind }),
+            toUpdateBody: () => undefined as never,
+          }}
           importHelp="One row per zone and day: zone (its code or name), day (YYYY-MM-DD), mean_f (°F, -60 to 130), and kind (observed or forecast, optional)."
           exportFilename="temperatures"
         />

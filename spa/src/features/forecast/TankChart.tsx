@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
 import { LineChart } from '@mui/x-charts/LineChart';
@@ -15,6 +16,7 @@ const gal = (v: number | null) => (v === null ? '' : `${Math.round(v).toLocaleSt
  */
 export function TankChart({ tank, height = 320 }: { tank: TankForecast; height?: number }) {
   const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const s = useMemo(() => chartSeries(tank), [tank]);
   if (!s.days.length) {
     return (
@@ -47,13 +49,13 @@ export function TankChart({ tank, height = 320 }: { tank: TankForecast; height?:
             scaleType: 'point',
             data: s.days,
             valueFormatter: (v: string, ctx) => (ctx.location === 'tick' ? v.slice(5) : day(v)),
-            tickInterval: (_v: string, i: number) => i % Math.max(1, Math.ceil(s.days.length / 8)) === 0,
+            tickInterval: (_v: string, i: number) => i % Math.max(1, Math.ceil(s.days.length / (narrow ? 4 : 8))) === 0,
           },
         ]}
         yAxis={[{ min: 0, max: Math.ceil((s.yMax * 1.08) / 50) * 50 || 100, valueFormatter: (v: number | null) => (v === null ? '' : Math.round(v).toLocaleString('en-US')), width: 56 }]}
         series={[
-          { id: 'low', data: s.low, stack: 'band', area: true, showMark: false, color: theme.palette.primary.light, valueFormatter: gal, label: 'Low', disableHighlight: true },
-          { id: 'band', data: s.bandWidth, stack: 'band', area: true, showMark: false, color: theme.palette.primary.light, valueFormatter: (v: number | null) => (v === null ? '' : `± band ${gal(v)}`), label: 'Likely range' },
+          { id: 'low', data: s.low, stack: 'band', area: true, showMark: false, color: theme.palette.primary.light, valueFormatter: (v: number | null) => (v === null ? '' : `low ${gal(v)}`), disableHighlight: true },
+          { id: 'band', data: s.bandWidth, stack: 'band', area: true, showMark: false, color: theme.palette.primary.light, valueFormatter: (v: number | null, { dataIndex }) => (v === null ? '' : `up to ${gal((s.low[dataIndex] ?? 0) + v)}`), label: 'Likely range' },
           { id: 'level', data: s.level, showMark: false, color: theme.palette.primary.main, valueFormatter: gal, label: 'Projected level' },
           { id: 'readings', data: s.readings, showMark: true, color: theme.palette.text.primary, valueFormatter: gal, label: 'Readings' },
           { id: 'deliveries', data: s.deliveries, showMark: true, shape: 'triangle', color: theme.palette.success.main, valueFormatter: (_v: number | null, { dataIndex }) => gal(s.deliveredGallons[dataIndex]), label: 'Deliveries' },

@@ -67,7 +67,7 @@ export function SettingsForm({ tank }: { tank: TankForecast }) {
           <ToggleButton value="gallons">gal</ToggleButton>
         </ToggleButtonGroup>
       </Box>
-      <TextField select label="Weather zone" value={zone} onChange={(e) => setZone(e.target.value)} helperText={zones.isError ? 'Weather zones could not be loaded' : 'Where its temperatures come from'}>
+      <TextField select label="Weather zone" value={zone} onChange={(e) => setZone(e.target.value)} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} helperText={zones.isError ? 'Weather zones could not be loaded' : 'Where its temperatures come from'}>
         <MenuItem value="">
           <em>None</em>
         </MenuItem>

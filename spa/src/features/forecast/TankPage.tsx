@@ -15,7 +15,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { PageHeader } from '@/components/common/PageHeader';
 import { useTankForecastQuery, type TankForecast } from './forecastApi';
-import { day, fitLines, gallons, num, percent, runoutText } from './model';
+import { day, fitLines, gallons, num, percent } from './model';
 import { TankChart } from './TankChart';
 import { OverrideForm, ReadingForm, SettingsForm } from './TankForms';
 
@@ -68,7 +68,7 @@ function TankBody({ tank }: { tank: TankForecast }) {
         <Stat label="Level now" value={gallons(tank.level_gallons)} detail={levelDetail || undefined} />
         <Stat label="Usable capacity" value={gallons(tank.usable_gallons)} detail={tank.tank.capacity ? `of ${gallons(tank.tank.capacity)} (fill to ${percent(tank.settings.max_fill_percent)})` : 'No capacity set'} />
         <Stat label="Reaches reorder" value={day(tank.reorder_date)} detail={tank.reorder_gallons ? `at ${gallons(tank.reorder_gallons)}` : undefined} />
-        <Stat label="Runs out" value={tank.runout_date ? day(tank.runout_date) : '—'} detail={tank.runout_date ? runoutText({ runout_date: tank.runout_date, runout_early: tank.runout_early ?? null, runout_late: tank.runout_late ?? null }) : 'Not within the horizon'} />
+        <Stat label="Runs out" value={tank.runout_date ? day(tank.runout_date) : '—'} detail={tank.runout_date ? (tank.runout_early || tank.runout_late ? `between ${day(tank.runout_early ?? tank.runout_date)} and ${day(tank.runout_late ?? tank.runout_date)}` : undefined) : 'Not within the horizon'} />
         <Stat label="Suggested delivery" value={tank.suggested_date ? day(tank.suggested_date) : '—'} detail={tank.suggested_date ? [gallons(tank.suggested_gallons), tank.confidence ? `${tank.confidence} confidence` : null].filter(Boolean).join(' · ') : undefined} />
       </Box>
       {tank.reason && (

@@ -11,6 +11,7 @@ import type {
   TankForecast,
   TankSettingsUpdate,
   Temperature,
+  TemperatureWrite,
   WeatherZone,
   WeatherZoneWrite,
 } from './types';
@@ -118,7 +119,7 @@ export const weatherZonesApi = createResourceApi<WeatherZone, WeatherZoneWrite, 
   itemPath: (id) => `/forecast/weather/zones/${id}`,
 });
 
-export const temperaturesApi = createResourceApi<Temperature, never, never>({
+export const temperaturesApi = createResourceApi<Temperature, TemperatureWrite, never>({
   key: 'dailyTemperature',
   tag: 'Temperature',
   listPath: '/forecast/weather/temperatures',

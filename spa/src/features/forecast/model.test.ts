@@ -115,7 +115,8 @@ describe("the tank's chart series", () => {
     expect(s.deliveredGallons[0]).toBe(150);
     expect(s.level).toEqual([null, null, null, null, 120, 100]);
     expect(s.low).toEqual([null, null, null, null, 110, 88]);
-    expect(s.bandWidth).toEqual([null, null, null, null, 18, 23]);
+    // The top of the band (128 on the first day) is held at the level it starts from (120).
+    expect(s.bandWidth).toEqual([null, null, null, null, 10, 23]);
     expect(s.reorder).toBe(68.75);
     expect(s.usable).toBe(220);
     expect(s.runout).toBe('2026-12-06');
@@ -141,7 +142,7 @@ describe('the fit, the settings and the run', () => {
       { label: 'Baseload (gallons per day)', value: '0.41 (0.20 – 0.60)' },
       { label: 'Rests on', value: '3 fills' },
     ]);
-    expect(fitLines({ model: 'calendar', daily_rate: 12.25, low: null, high: null, n_intervals: 0, overridden: false })).toEqual([
+    expect(fitLines({ model: 'calendar', daily_rate: 12.25, low: null, high: null, n_intervals: 0, method: 'prior', overridden: false })).toEqual([
       { label: 'Usage (gallons per day)', value: '12.3' },
       { label: 'Rests on', value: 'No fills yet: typical values for this kind of tank' },
     ]);

@@ -195,16 +195,22 @@ export function chartSeries(tank: TankForecast, historyDays = 120): ChartSeries 
   const level = empty();
   const low = empty();
   const bandWidth = empty();
+  // With no delivery in the projection the level cannot rise: the band's top is held at the level
+  // it starts from (and at the usable capacity), its bottom at empty.
+  const start = proj.length ? num(proj[0].level) : null;
+  const ceiling = Math.min(start ?? Infinity, usable ?? Infinity);
   for (const p of proj) {
     const i = index.get(p.day);
     if (i === undefined) continue;
-    const lo = num(p.low);
-    const hi = num(p.high);
+    const rawLo = num(p.low);
+    const rawHi = num(p.high);
+    const lo = rawLo === null ? null : Math.max(0, Math.min(rawLo, ceiling));
+    const hi = rawHi === null ? null : Math.max(0, Math.min(rawHi, ceiling));
     level[i] = num(p.level);
     low[i] = lo;
     bandWidth[i] = lo !== null && hi !== null ? Math.max(0, hi - lo) : null;
   }
-  const values = [...readings, ...deliveries, ...level, ...proj.map((p) => num(p.high)), usable, num(tank.tank.capacity)].filter((v): v is number => v !== null);
+  const values = [...readings, ...deliveries, ...level, usable, num(tank.tank.capacity)].filter((v): v is number => v !== null);
   return { days, readings, deliveries, deliveredGallons, level, low, bandWidth, reorder, usable, runout, yMax: values.length ? Math.max(...values) : 0 };
 }
 

@@ -23,5 +23,6 @@ export type ReadingCreate = ApiBody<'/api/forecast/reading', 'post'>;
 export type WeatherZone = PageItem<'/api/forecast/weather/zones'>;
 export type WeatherZoneWrite = ApiBody<'/api/forecast/weather/zones', 'post'>;
 export type Temperature = PageItem<'/api/forecast/weather/temperatures'>;
+export type TemperatureWrite = ApiBody<'/api/forecast/weather/temperatures', 'post'>;
 
 export type ForecastRun = ApiData<'/api/forecast/run/{id}', 'get'>;

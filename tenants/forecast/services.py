@@ -38,6 +38,14 @@ RUN_STALE_AFTER = dt.timedelta(minutes=30)
 CENT = Decimal("0.01")
 
 
+def num(value: Decimal | None) -> str:
+    """A quantity as people write it: 1000.00 -> 1000, 12.50 -> 12.5."""
+    if value is None:
+        return "none"
+    text = f"{Decimal(value):f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 # --- tank settings -------------------------------------------------------------------------------
 def save_tank_settings(*, asset: CustomerAsset, data: dict[str, Any]) -> TankSettings:
     check_foreign_keys(TankSettings, {"zone_id": data.get("zone_id")})
@@ -57,14 +65,14 @@ def save_tank_settings(*, asset: CustomerAsset, data: dict[str, Any]) -> TankSet
         if data["reorder_gallons"] >= usable:
             raise ApiError(
                 422,
-                f"reorder_gallons: {data['reorder_gallons']} gal is not below the usable capacity "
-                f"({round_to_step(usable, CENT)} gal at {data['max_fill_percent']} % max fill).",
+                f"reorder_gallons: {num(data['reorder_gallons'])} gal is not below the usable capacity "
+                f"({num(round_to_step(usable, CENT))} gal at {num(data['max_fill_percent'])} % max fill).",
             )
     if data.get("reorder_percent") is not None and data["reorder_percent"] >= data["max_fill_percent"]:
         raise ApiError(
             422,
-            f"reorder_percent: {data['reorder_percent']} % is not below the max fill "
-            f"({data['max_fill_percent']} %).",
+            f"reorder_percent: {num(data['reorder_percent'])} % is not below the max fill "
+            f"({num(data['max_fill_percent'])} %).",
         )
     with transaction.atomic():
         row = TankSettings.objects.select_for_update().filter(asset=asset).first() or TankSettings(
@@ -157,17 +165,19 @@ def _level(data: dict[str, Any], asset: CustomerAsset) -> tuple[Decimal, Decimal
     if pct is not None:
         pct = Decimal(pct)
         if pct < 0:
-            raise ApiError(422, f"level_percent: {pct} % is negative: a level is 0 to 100 %.")
+            raise ApiError(422, f"level_percent: {num(pct)} % is negative: a level is 0 to 100 %.")
         if pct > 100:
             raise ApiError(
-                422, f"level_percent: {pct} % is above 100 %: a tank cannot hold more than its capacity."
+                422, f"level_percent: {num(pct)} % is above 100 %: a tank cannot hold more than its capacity."
             )
         return round_to_step(capacity * pct / 100, CENT), round_to_step(pct, CENT)
     gallons = Decimal(str(gallons))
     if gallons < 0:
-        raise ApiError(422, f"level_gallons: {gallons} gal is negative.")
+        raise ApiError(422, f"level_gallons: {num(gallons)} gal is negative.")
     if gallons > capacity:
-        raise ApiError(422, f"level_gallons: {gallons} gal is above the tank's capacity ({capacity} gal).")
+        raise ApiError(
+            422, f"level_gallons: {num(gallons)} gal is above the tank's capacity ({num(capacity)} gal)."
+        )
     return round_to_step(gallons, CENT), round_to_step(gallons * 100 / capacity, CENT)
 
 

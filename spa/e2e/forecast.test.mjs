@@ -63,6 +63,13 @@ describe('FuelDesk keep-full forecast', { concurrency: false }, () => {
     const row = page.getByTestId(`due-row-${asset.id}`);
     await row.waitFor({ timeout: 20_000 });
     await shot(page, 'forecast-due-desktop');
+    // Run the forecast now: the worker's progress, then its outcome.
+    await page.getByRole('button', { name: 'Run forecast now' }).click();
+    const progress = page.getByTestId('run-progress');
+    await progress.waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid="run-progress"][data-status="succeeded"]').waitFor({ timeout: 60_000 });
+    assert.match(await progress.innerText(), /Forecast done: \d+ tanks forecast, \d+ due/);
+    await row.waitFor({ timeout: 20_000 });
     await row.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create 1 order' }).click();
     const results = page.getByTestId('create-results');

@@ -80,4 +80,22 @@ describe('due list screen', () => {
     renderWithProviders(<DueListPage />, { route: '/forecast' });
     expect(await screen.findByText('No tank reaches its reorder point within 7 days')).toBeInTheDocument();
   });
+
+  it('runs the forecast now (a 202 answer) and shows its progress to the end', async () => {
+    window.localStorage.setItem('token', jwtExpiringIn(3600));
+    const run = { id: 9, status: 'queued', trigger: 'manual', as_of: null, done: 0, total: 0, tanks_forecast: 0, tanks_failed: 0, due: 0, step: '', error: '', seconds: null, created_at: '2026-12-06T10:00:00Z', started_at: null, finished_at: null };
+    vi.stubGlobal(
+      'fetch',
+      route({
+        'GET /api/forecast/due': () => json({ status_code: 200, message: 'ok', data: { as_of: null, within_days: 7, rows: [] } }),
+        'POST /api/forecast/run': () => json({ status_code: 202, message: 'Forecast run queued', data: run }, 202),
+        'GET /api/forecast/run/9': () => json({ status_code: 200, message: 'ok', data: { ...run, status: 'succeeded', done: 40, total: 40, tanks_forecast: 38, tanks_failed: 2, due: 5 } }),
+      }),
+    );
+    renderWithProviders(<DueListPage />, { route: '/forecast' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Run forecast now' }));
+    const progress = await screen.findByTestId('run-progress');
+    await waitFor(() => expect(progress).toHaveAttribute('data-status', 'succeeded'));
+    expect(progress).toHaveTextContent('Forecast done: 38 tanks forecast, 5 due, 2 could not be forecast');
+  });
 });

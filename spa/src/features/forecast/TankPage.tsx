@@ -55,7 +55,10 @@ function Section({ title, children, action }: { title: string; children: ReactNo
 
 function TankBody({ tank }: { tank: TankForecast }) {
   const fit = fitLines(tank.fit);
-  const levelDetail = [num(tank.level_percent) !== null ? `${percent(tank.level_percent)} full` : null, tank.level_as_of ? `on ${day(tank.level_as_of)}` : null].filter(Boolean).join(' ');
+  // The level is today's estimate, projected from the last level known (a reading or a fill).
+  const today = tank.projection[0]?.day ?? null;
+  const estimated = tank.level_as_of && tank.level_as_of !== today ? `estimated from ${day(tank.level_as_of)}` : tank.level_as_of ? 'read today' : null;
+  const levelDetail = [num(tank.level_percent) !== null ? `${percent(tank.level_percent)} full` : null, estimated].filter(Boolean).join(' · ');
   return (
     <>
       {tank.cannot_forecast && (

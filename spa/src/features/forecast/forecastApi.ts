@@ -39,6 +39,13 @@ function itemsOf<T>(data: unknown): T[] {
   return [];
 }
 
+/** The run of a 202 answer ({status_code: 202, data: run}), or null. */
+export function acceptedRun(body: unknown): ForecastRun | null {
+  if (!body || typeof body !== 'object') return null;
+  const env = body as { status_code?: unknown; data?: unknown };
+  return env.status_code === 202 && env.data && typeof env.data === 'object' ? (env.data as ForecastRun) : null;
+}
+
 const tagged = api.enhanceEndpoints({ addTagTypes: ['ForecastDue', 'ForecastTank', 'ForecastReading', 'WeatherZone', 'Temperature'] });
 
 export const forecastApi = tagged.injectEndpoints({
@@ -85,10 +92,14 @@ export const forecastApi = tagged.injectEndpoints({
       transformErrorResponse: (e) => failed(e, MSG_ZONES),
       providesTags: ['WeatherZone'],
     }),
+    /** POST /forecast/run answers 202 (queued), which the shared layer does not take as an answer. */
     runForecast: build.mutation<ForecastRun, void>({
-      query: () => ({ url: '/forecast/run', method: 'POST' }),
-      transformResponse: (env) => unwrap<ForecastRun>(env),
-      transformErrorResponse: (e) => failed(e, MSG_RUN),
+      async queryFn(_arg, _api, _extra, baseQuery) {
+        const res = await baseQuery({ url: '/forecast/run', method: 'POST' });
+        if (!res.error) return { data: unwrap<ForecastRun>(res.data) };
+        const queued = acceptedRun(res.error.body);
+        return queued ? { data: queued } : { error: failed(res.error, MSG_RUN) };
+      },
     }),
     /** A run's progress (done of total tanks) and outcome. */
     forecastRun: build.query<ForecastRun, number>({

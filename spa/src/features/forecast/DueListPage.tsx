@@ -103,7 +103,7 @@ function DueTable({ rows, selected, setSelected, refused }: ListProps) {
             <TableCell>Product</TableCell>
             <TableCell>Level now</TableCell>
             <TableCell>Reorder</TableCell>
-            <TableCell>Run-out (interval)</TableCell>
+            <TableCell>Run-out</TableCell>
             <TableCell>Suggested</TableCell>
             <TableCell>Confidence</TableCell>
             <TableCell>Reason</TableCell>
@@ -130,7 +130,14 @@ function DueTable({ rows, selected, setSelected, refused }: ListProps) {
                 <LevelBar row={row} />
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{day(row.reorder_date)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{runoutText(row)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {row.runout_date ? day(row.runout_date) : 'Not within the horizon'}
+                {row.runout_date && (row.runout_early || row.runout_late) && (
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {day(row.runout_early ?? row.runout_date)} – {day(row.runout_late ?? row.runout_date)}
+                  </Typography>
+                )}
+              </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
                 {day(row.suggested_date)}
                 <Typography variant="caption" color="text.secondary" component="div">
@@ -140,8 +147,8 @@ function DueTable({ rows, selected, setSelected, refused }: ListProps) {
               <TableCell>
                 <Confidence value={row.confidence} />
               </TableCell>
-              <TableCell sx={{ maxWidth: 260 }}>
-                <Typography variant="body2" color="text.secondary">
+              <TableCell sx={{ minWidth: 260, maxWidth: 380 }}>
+                <Typography variant="body2" color="text.secondary" sx={{ fontSize: 13 }}>
                   {row.reason}
                 </Typography>
               </TableCell>

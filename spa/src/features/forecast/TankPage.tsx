@@ -64,14 +64,14 @@ function TankBody({ tank }: { tank: TankForecast }) {
       {tank.cannot_forecast && (
         <Alert severity="warning" sx={{ mb: 2 }} data-testid="cannot-forecast">
           <AlertTitle>Cannot forecast this tank</AlertTitle>
-          {tank.cannot_forecast}
+          {tank.cannot_forecast.charAt(0).toUpperCase() + tank.cannot_forecast.slice(1)}
         </Alert>
       )}
       <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', mb: 2 }}>
         <Stat label="Level now" value={gallons(tank.level_gallons)} detail={levelDetail || undefined} />
         <Stat label="Usable capacity" value={gallons(tank.usable_gallons)} detail={tank.tank.capacity ? `of ${gallons(tank.tank.capacity)} (fill to ${percent(tank.settings.max_fill_percent)})` : 'No capacity set'} />
         <Stat label="Reaches reorder" value={day(tank.reorder_date)} detail={tank.reorder_gallons ? `at ${gallons(tank.reorder_gallons)}` : undefined} />
-        <Stat label="Runs out" value={tank.runout_date ? day(tank.runout_date) : '—'} detail={tank.runout_date ? (tank.runout_early || tank.runout_late ? `between ${day(tank.runout_early ?? tank.runout_date)} and ${day(tank.runout_late ?? tank.runout_date)}` : undefined) : 'Not within the horizon'} />
+        <Stat label="Runs out" value={tank.runout_date ? day(tank.runout_date) : '—'} detail={tank.runout_date ? (tank.runout_early || tank.runout_late ? `between ${day(tank.runout_early ?? tank.runout_date)} and ${day(tank.runout_late ?? tank.runout_date)}` : undefined) : tank.projection.length ? 'Not within the horizon' : undefined} />
         <Stat label="Suggested delivery" value={tank.suggested_date ? day(tank.suggested_date) : '—'} detail={tank.suggested_date ? [gallons(tank.suggested_gallons), tank.confidence ? `${tank.confidence} confidence` : null].filter(Boolean).join(' · ') : undefined} />
       </Box>
       {tank.reason && (

@@ -27,11 +27,11 @@ const columns: ColumnDef<Tank>[] = [
   {
     field: 'forecast',
     headerName: 'Forecast',
-    width: 110,
+    width: 100,
     value: () => '',
     render: (t) => (
-      <Link component={RouterLink} to={`/forecast/tank/${t.id}`} underline="hover" onClick={(e) => e.stopPropagation()}>
-        Level &amp; forecast
+      <Link component={RouterLink} to={`/forecast/tank/${t.id}`} underline="hover" aria-label={`Level and forecast of ${t.asset_name}`} onClick={(e) => e.stopPropagation()}>
+        Forecast
       </Link>
     ),
   },

@@ -43,7 +43,7 @@ DEFAULT_REORDER_PERCENT = Decimal("25")
 HISTORY_DAYS = 3 * 365
 # A known level older than this is carried forward no further: the tank is then treated as unknown.
 MAX_CARRY_DAYS = 120
-OVERRIDE_BAND = 0.10  # an office override is shown with a ±10 % band
+OVERRIDE_BAND = 0.10  # an office override: 10 % (one sd) of uncertainty around its values
 CENT = Decimal("0.01")
 GALLON = Decimal("1")
 BATCH = 500
@@ -91,25 +91,22 @@ def prior_for(settings: TankSettings) -> usage_mod.UsageParams:
 
 
 def apply_overrides(fit: usage_mod.UsageFit, settings: TankSettings) -> tuple[usage_mod.UsageFit, bool]:
-    """The fit with the office's overrides of K, baseload or the daily rate (with a ±10 % band)."""
+    """The fit with the office's overrides of K, baseload or the daily rate (engine.usage.override_fit:
+    the given values with a ±10 % band; the fit's noise and interval count kept)."""
     p = fit.params
     if settings.usage_model == "weather":
-        k = float(settings.k_factor_override) if settings.k_factor_override is not None else p.k_factor
-        b = float(settings.baseload_override) if settings.baseload_override is not None else p.baseload
         if settings.k_factor_override is None and settings.baseload_override is None:
             return fit, False
-        assert k is not None
+        k = float(settings.k_factor_override) if settings.k_factor_override is not None else p.k_factor
+        b = float(settings.baseload_override) if settings.baseload_override is not None else p.baseload
         params = dataclasses.replace(p, model="weather", k_factor=k, baseload=b, daily_rate=None)
-        low = dataclasses.replace(params, k_factor=k * (1 + OVERRIDE_BAND), baseload=b * (1 - OVERRIDE_BAND))
-        high = dataclasses.replace(params, k_factor=k * (1 - OVERRIDE_BAND), baseload=b * (1 + OVERRIDE_BAND))
     else:
         if settings.daily_rate_override is None:
             return fit, False
-        r = float(settings.daily_rate_override)
-        params = dataclasses.replace(p, model="calendar", k_factor=None, baseload=0.0, daily_rate=r)
-        low = dataclasses.replace(params, daily_rate=r * (1 - OVERRIDE_BAND))
-        high = dataclasses.replace(params, daily_rate=r * (1 + OVERRIDE_BAND))
-    return dataclasses.replace(fit, params=params, low=low, high=high, cannot_fit=None), True
+        params = dataclasses.replace(
+            p, model="calendar", k_factor=None, baseload=0.0, daily_rate=float(settings.daily_rate_override)
+        )
+    return usage_mod.override_fit(params, fit if fit.ok else None, OVERRIDE_BAND), True
 
 
 # --- history -------------------------------------------------------------------------------------
@@ -457,4 +454,14 @@ def fit_json(fit: usage_mod.UsageFit, overridden: bool) -> dict[str, Any]:
         "method": "override" if overridden else fit.method,
         "overridden": overridden,
         "cannot_fit": fit.cannot_fit,
+        "k_range": _range(fit.k_range),
+        "baseload_range": _range(fit.baseload_range),
+        "rate_range": _range(fit.rate_range),
+        "notes": list(fit.notes)[:20],
     }
+
+
+def _range(r: tuple[float, float] | None) -> list[float] | None:
+    if r is None or not all(math.isfinite(v) for v in r):
+        return None
+    return [round(float(r[0]), 4), round(float(r[1]), 4)]

@@ -193,6 +193,10 @@ class ForecastFitOut(Schema):
     method: str = ""
     overridden: bool = False
     cannot_fit: str | None = None
+    k_range: list[float] | None = Field(None, description="90 % interval of K (low, high)")
+    baseload_range: list[float] | None = Field(None, description="90 % interval of the baseload, gal/day")
+    rate_range: list[float] | None = Field(None, description="90 % interval of the daily rate, gal/day")
+    notes: list[str] = Field(default_factory=list, description="Intervals or days the fit left out, and why")
 
 
 class ForecastDayOut(Schema):

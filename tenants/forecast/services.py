@@ -34,6 +34,8 @@ from tenants.pricing.money import round_to_step
 
 log = logging.getLogger(__name__)
 FUTURE_SLACK = dt.timedelta(minutes=5)
+OLDEST_READING = dt.timedelta(days=3653)
+MAX_PLAN_AHEAD = dt.timedelta(days=366)
 RUN_STALE_AFTER = dt.timedelta(minutes=30)
 CENT = Decimal("0.01")
 
@@ -193,6 +195,8 @@ def record_reading(
         taken_at = timezone.make_aware(taken_at)
     if taken_at > timezone.now() + FUTURE_SLACK:
         raise ApiError(422, "taken_at: a reading cannot be in the future.")
+    if taken_at < timezone.now() - OLDEST_READING:
+        raise ApiError(422, "taken_at: a reading more than 10 years old is not recorded.")
     existing = TankReading.objects.filter(asset=asset, taken_at=taken_at).first()
     if existing is not None:
         return existing, False
@@ -386,6 +390,8 @@ def create_due_orders(rows: Sequence[dict[str, Any]], *, by: Any) -> list[dict[s
                     )
                 quantity = Decimal(fc.suggested_gallons)
             planned = row.get("planned_date") or (fc.suggested_date if fc and fc.suggested_date else today)
+            if planned > today + MAX_PLAN_AHEAD:
+                raise ApiError(422, f"{where}.planned_date: {planned.isoformat()} is more than a year ahead.")
             if planned < today:
                 if row.get("planned_date"):
                     raise ApiError(422, f"{where}.planned_date: {planned.isoformat()} is in the past.")

@@ -14,6 +14,7 @@ from .usage import (
     fit_usage,
     hdd,
     intervals_from_fills,
+    override_fit,
     typical_params,
 )
 from .weather import normals, series
@@ -31,6 +32,7 @@ __all__ = [
     "hdd",
     "intervals_from_fills",
     "normals",
+    "override_fit",
     "project",
     "series",
     "typical_params",

@@ -20,7 +20,6 @@ from datetime import date, timedelta
 from typing import Literal
 
 from .projection import Projection, TankState
-from .usage import Z90
 
 SLIP_DAYS = 2
 
@@ -53,8 +52,11 @@ def _confidence(state: TankState | None, p: Projection, i: int) -> Literal["high
     return "medium" if share <= 0.35 else "low"
 
 
+_MONTHS = ("", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
 def _fmt(d: date) -> str:
-    return f"{d:%b} {d.day}"
+    return f"{_MONTHS[d.month]} {d.day}"
 
 
 def due_list(
@@ -86,7 +88,7 @@ def due_list(
         # Risk: P(empty by the end of the day SLIP_DAYS after the suggested date).
         k = min(i + SLIP_DAYS + 1, last)
         mean = float(p.level[k]) if p.level[k] > 0 else 0.0
-        sd = max(float(p.level[k] - p.low[k]) / Z90, 1e-6)
+        sd = max(float(p.level[k] - p.low[k]) / p.band_z, 1e-6)
         risk = 1.0 if mean <= 0 else 1.0 - _phi(mean / sd)
         state = by_id.get(p.tank_id)
         conf = _confidence(state, p, i)

@@ -23,6 +23,7 @@ start of their day (before that day's usage).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -46,6 +47,10 @@ HUBER_C = 1.345
 # Prior guess of the daily noise, as a share of the daily usage, and its weight (pseudo intervals).
 NOISE_PRIOR_SHARE = 0.15
 NOISE_PRIOR_DOF = 3.0
+# Spread of the typical values between tanks of one type (share of the typical value, 1 sd).
+PRIOR_K_SHARE = 0.35
+PRIOR_RATE_SHARE = 0.6
+PRIOR_SHAPE_SHARE = 0.25
 MIN_K = 0.05  # degree days per gallon: a K below this is not a tank (20 gal per degree day)
 
 
@@ -106,6 +111,34 @@ class UsageFit:
     def ok(self) -> bool:
         return self.cannot_fit is None
 
+    @functools.cached_property
+    def projection_problem(self) -> str | None:
+        """Why these parameters cannot be projected (None: they can)."""
+        if self.cannot_fit is not None:
+            return self.cannot_fit
+        p = self.params
+        if p.model == "weather":
+            if p.k_factor is None or not p.k_factor > 0:
+                return "the weather model needs a positive K"
+        elif p.daily_rate is None or not p.daily_rate >= 0:
+            return "the calendar model needs a daily rate"
+        return None
+
+    @functools.cached_property
+    def projection_terms(self) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
+        """(baseload, 1/K, rate) of params, low and high in a row, and their three weekday profiles:
+        what the vectorised projection reads (computed once per fit)."""
+        row: list[float] = []
+        profs: list[tuple[float, ...]] = []
+        for p in (self.params, self.low, self.high):
+            if p.model == "weather":
+                row += (p.baseload, 1.0 / (p.k_factor or 1e9), 0.0)
+                profs.append((1.0,) * 7)
+            else:
+                row += (0.0, 0.0, p.daily_rate or 0.0)
+                profs.append(tuple(p.weekday_profile))
+        return tuple(row), tuple(profs)
+
 
 # Typical values of a new tank, by its customer type or use. Weekday profiles are normalised to mean 1.
 def _profile(*w: float) -> tuple[float, ...]:
@@ -159,8 +192,9 @@ def typical_params(customer_type_or_use: str) -> UsageParams:
 # ---- the fit ------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
 def _prior_theta(prior: UsageParams) -> tuple[np.ndarray, np.ndarray] | str:
-    """theta0 and its prior sd, or why the prior is unusable."""
+    """theta0 and its prior covariance, or why the prior is unusable."""
     if prior.model == "weather":
         if prior.k_factor is None or not prior.k_factor > MIN_K or not math.isfinite(prior.k_factor):
             return f"the typical K ({prior.k_factor}) is not a positive number of degree days per gallon"
@@ -169,15 +203,24 @@ def _prior_theta(prior: UsageParams) -> tuple[np.ndarray, np.ndarray] | str:
         c0 = 1.0 / prior.k_factor
         b0 = prior.baseload
         # K varies by about a third between houses of one type; baseload is small and uncertain.
-        return np.array([b0, c0]), np.array([max(0.6 * b0, 0.3), 0.35 * c0])
+        return np.array([b0, c0]), np.diag(np.array([max(0.6 * b0, 0.3), PRIOR_K_SHARE * c0]) ** 2)
     if prior.daily_rate is None or not prior.daily_rate > 0 or not math.isfinite(prior.daily_rate):
         return f"the typical daily rate ({prior.daily_rate}) is not a positive number of gallons"
     prof = np.asarray(prior.weekday_profile, dtype=float)
     if prof.shape != (7,) or (prof < 0).any() or prof.sum() <= 0:
         return "the weekday profile needs 7 non-negative weights"
     theta0 = prior.daily_rate * prof / prof.mean()
-    # Rates vary a lot between customers (x/÷ 2): the prior says little, the first fill says much.
-    return theta0, np.maximum(0.6 * theta0, 0.05 * prior.daily_rate)
+    # Rates vary a lot between customers (x/÷ 2): the prior says little about the level, the first
+    # fill says much. The weekday shape varies less: a common scale plus a smaller shape term.
+    shape = np.maximum(PRIOR_SHAPE_SHARE * theta0, 0.02 * prior.daily_rate)
+    return theta0, PRIOR_RATE_SHARE**2 * np.outer(theta0, theta0) + np.diag(shape**2)
+
+
+@functools.lru_cache(maxsize=256)
+def _precision(prior: UsageParams) -> np.ndarray:
+    p0 = _prior_theta(prior)
+    assert not isinstance(p0, str)
+    return np.linalg.inv(p0[1])
 
 
 def _features(
@@ -272,7 +315,8 @@ def fit_usage(
     p0 = _prior_theta(prior)
     if isinstance(p0, str):
         return _cannot(prior, p0)
-    theta0, tau = p0
+    theta0, cov0 = p0
+    P = _precision(prior)
     X, y, n, notes = _features(intervals, temps, model)
     m = len(y)
     # A typical day's features: the fit's relative uncertainty of the usage on such a day sets the
@@ -283,22 +327,17 @@ def fit_usage(
         xbar = np.full(7, 1.0)
     prior_daily = float(xbar @ theta0)
     s0 = max(NOISE_PRIOR_SHARE * prior_daily, 0.05)
-    P = np.diag(1.0 / tau**2)
 
     theta = theta0.copy()
     sigma = s0
     w = np.ones(m)
-    cov = np.diag(tau**2)
-    for _ in range(12 if m else 1):
+    A = P
+    Ptheta0 = P @ theta0
+    for _ in range(12 if m else 0):
         var = sigma**2 * n  # interval noise variance
-        if m:
-            W = w / var
-            A = (X * W[:, None]).T @ X + P
-            rhs = (X * W[:, None]).T @ y + P @ theta0
-        else:
-            A, rhs = P, P @ theta0
-        cov = np.linalg.inv(A)
-        new = cov @ rhs
+        XW = X * (w / var)[:, None]
+        A = XW.T @ X + P
+        new = np.linalg.solve(A, XW.T @ y + Ptheta0)
         if m:
             r = y - X @ new
             z = r / np.sqrt(var)
@@ -306,21 +345,24 @@ def fit_usage(
             # sigma_day from the weighted residuals per day, shrunk to the prior guess.
             ss = float(np.sum(w * r**2 / n))
             sigma = math.sqrt((NOISE_PRIOR_DOF * s0**2 + ss) / (NOISE_PRIOR_DOF + m))
-        if np.allclose(new, theta, rtol=1e-6, atol=1e-9):
+        if float(np.max(np.abs(new - theta))) <= 1e-9 + 1e-5 * float(np.max(np.abs(theta))):
             theta = new
             break
         theta = new
 
+    cov = np.linalg.inv(A) if m else cov0
     params = _params_from_theta(model, theta, prior)
     sd = np.sqrt(np.diag(cov))
     daily = float(xbar @ theta)
     rel = float(math.sqrt(max(xbar @ cov @ xbar, 0.0))) / max(daily, 1e-9)
-    low = _scaled(model, params, 1.0 - Z90 * rel)
-    high = _scaled(model, params, 1.0 + Z90 * rel)
+    # Usage is positive and its uncertainty multiplicative: the interval is symmetric in log space.
+    low = _scaled(model, params, math.exp(-Z90 * rel))
+    high = _scaled(model, params, math.exp(Z90 * rel))
     k_range = baseload_range = rate_range = None
     if model == "weather":
-        c_lo = max(float(theta[1] - Z90 * sd[1]), 1.0 / 1000.0)
-        c_hi = max(float(theta[1] + Z90 * sd[1]), c_lo)
+        c = max(float(theta[1]), 1.0 / 1000.0)
+        c_lo = c * math.exp(-Z90 * float(sd[1]) / c)
+        c_hi = c * math.exp(Z90 * float(sd[1]) / c)
         k_range = (1.0 / c_hi, 1.0 / c_lo)
         baseload_range = (max(0.0, float(theta[0] - Z90 * sd[0])), max(0.0, float(theta[0] + Z90 * sd[0])))
     else:
@@ -363,3 +405,36 @@ def intervals_from_fills(
             continue
         out.append(UsageInterval(prev[0], nxt[0], prev[2] - nxt[1], "fill"))
     return out
+
+
+def override_fit(params: UsageParams, fit: UsageFit | None = None, rel_sd: float = 0.1) -> UsageFit:
+    """The office's override of a tank's parameters as a fit the projection uses: the given values,
+    a band of `rel_sd` (1 sd, share of the usage) around them, the fit's noise and interval count
+    kept when there is one. Refuses (cannot_fit) values that cannot be a tank's usage."""
+    if params.model == "weather":
+        if params.k_factor is None or not params.k_factor > MIN_K or not params.baseload >= 0:
+            return _cannot(params, "an overridden K must be a positive number and the baseload not negative")
+    elif params.daily_rate is None or not params.daily_rate >= 0 or len(params.weekday_profile) != 7:
+        return _cannot(params, "an overridden daily rate must be a number of gallons, not negative")
+    factor = math.exp(Z90 * rel_sd)
+    noise = fit.residual_sd if fit is not None and fit.ok else 0.0
+    if noise <= 0:
+        daily = params.baseload + 25.0 / params.k_factor if params.k_factor else params.daily_rate or 0.0
+        noise = NOISE_PRIOR_SHARE * daily
+    return UsageFit(
+        params=params,
+        low=_scaled(params.model, params, 1.0 / factor),
+        high=_scaled(params.model, params, factor),
+        n_intervals=fit.n_intervals if fit is not None else 0,
+        residual_sd=noise,
+        method="override",
+        cannot_fit=None,
+        notes=fit.notes if fit is not None else (),
+        k_range=(params.k_factor / factor, params.k_factor * factor) if params.k_factor else None,
+        baseload_range=(params.baseload, params.baseload) if params.model == "weather" else None,
+        rate_range=(
+            ((params.daily_rate or 0.0) / factor, (params.daily_rate or 0.0) * factor)
+            if params.model == "calendar"
+            else None
+        ),
+    )

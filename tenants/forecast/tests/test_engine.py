@@ -17,6 +17,7 @@ from tenants.forecast.engine import (
     fit_usage,
     hdd,
     normals,
+    override_fit,
     project,
     series,
     typical_params,
@@ -151,8 +152,8 @@ def test_projection_levels_dates_and_band():
     p = UsageParams("calendar", None, 0.0, 10.0)
     fit = fit_usage([UsageInterval(D0 - timedelta(30), D0, 300.0, "fill")] * 3, {}, "calendar", p)
     tanks = [_state(1, 200.0, fit)]
-    [pr] = project(tanks, {}, D0, horizon_days=30)
-    assert pr.ok and len(pr.level) == 31
+    [pr] = project(tanks, {}, D0, horizon_days=45)
+    assert pr.ok and len(pr.level) == 46
     assert abs(pr.level[0] - 200) < 1e-9 and abs(pr.level[5] - (200 - 5 * fit.params.daily_rate)) < 1e-6
     rate = fit.params.daily_rate
     # Morning levels 200 - d*rate: reorder 60 crossed during day floor((200-60)/rate)...
@@ -179,6 +180,8 @@ def test_projection_carries_an_old_level_forward_and_refuses_bad_tanks():
         _state(5, 100.0, fit, zone="nowhere"),
         _state(6, 100.0, fit, zone="hot"),
         _state(7, 100.0, fit_usage([], {}, "weather", UsageParams("weather", None, 0, None))),
+        _state(8, 100.0, fit, usable=None),
+        _state(9, "lots", fit),
     ]
     hot = temps.copy()
     hot[3] = 200.0
@@ -190,6 +193,11 @@ def test_projection_carries_an_old_level_forward_and_refuses_bad_tanks():
     assert "no valid temperatures for zone 'nowhere'" in reasons[3]
     assert "zone 'hot'" in reasons[4]
     assert "cannot fit" in reasons[5]
+    assert "not usable" in reasons[6]
+    assert "not usable" in reasons[7] or "level" in reasons[7]
+    # One tank's text where a number belongs does not stop its neighbours' projection.
+    mixed = project([_state(10, "lots", fit), _state(11, 100.0, fit, zone="z")], {"z": temps}, D0)
+    assert not mixed[0].ok and mixed[1].ok and len(mixed[1].level) == 15
     assert all(len(p.level) == 0 for p in prs)
     assert due_list(prs, bad, D0, 14) == []
 
@@ -233,3 +241,16 @@ def test_projecting_ten_thousand_tanks_is_fast():
     assert all(p.ok for p in prs)
     # A generous bound for a loaded shared machine; the benchmark reports the real figure.
     assert time.perf_counter() - t0 < 10
+
+
+def test_an_override_replaces_the_fit_and_bad_overrides_are_refused():
+    temps = winter(200)
+    fit = fit_usage(weather_intervals(4.0, 1.0, temps, every=25), temps, "weather", typical_params("res"))
+    over = override_fit(UsageParams("weather", 6.0, 0.2, None), fit)
+    assert over.ok and over.method == "override" and over.params.k_factor == 6.0
+    assert over.n_intervals == fit.n_intervals and over.k_range[0] < 6.0 < over.k_range[1]
+    [pr] = project([_state(1, 200.0, over)], {"z": np.full(14, 35.0)}, D0)
+    assert abs(pr.level[1] - (200 - (0.2 + 30 / 6.0))) < 1e-6
+    bad = override_fit(UsageParams("weather", -1.0, 0.2, None), fit)
+    assert "positive number" in bad.cannot_fit
+    assert "cannot fit" in project([_state(2, 200.0, bad)], {"z": np.full(14, 35.0)}, D0)[0].cannot_project

@@ -429,7 +429,7 @@ def test_an_accounting_user_cannot_create_orders_from_the_due_list_without_order
     api = Api(token_for(tenant_a, role=role.name, email="viewer@forecast.test"))
     res = api.post(f"{BASE}/due/orders", {"tanks": [{"asset_id": t.pk, "quantity": "100"}]})
     assert res.status_code == 403
-    assert res.json()["detail"] == "You do not have permission to add sales orders."
+    assert res.json()["detail"] == "You do not have permission to create sales orders."
 
 
 def test_one_forecast_run_at_a_time(api_a, tenant_a, in_tenant):
@@ -441,3 +441,37 @@ def test_one_forecast_run_at_a_time(api_a, tenant_a, in_tenant):
         second.json()["detail"]
         == f"A forecast run is already queued (run {first.json()['data']['id']}): wait for it to finish."
     )
+
+
+def test_the_due_list_reads_a_fixed_number_of_statements(api_a, tenant_a, in_tenant):
+    """No N+1: the same statements for one due tank as for four."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    s = _setup(api_a, tenant_a, in_tenant)
+
+    def count() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as ctx:
+            res = api_a.get(f"{BASE}/due", {"within_days": 14})
+        assert res.status_code == 200
+        return len(res.json()["data"]["rows"]), len(ctx.captured_queries)
+
+    one = count()
+    for n in range(3):
+        with in_tenant(tenant_a):
+            from tenants.parties.models import ShipTo
+
+            site = ShipTo.objects.create(customer=s["world"].customer, name=f"Site {n}")
+            tank(s["world"].customer, ship_to=site, product=s["world"].diesel, serial=f"SN-X{n}")
+        t_id = api_a.get(f"{BASE}/reading", {"asset_id": s["tank"].pk}).json()["data"]["items"][0]["asset_id"]
+        assert t_id == s["tank"].pk
+    with in_tenant(tenant_a):
+        from tenants.parties.models import CustomerAsset
+
+        extra = list(CustomerAsset.objects.filter(serial_number__startswith="SN-X"))
+    for t in extra:
+        assert api_a.put(f"{BASE}/tank/{t.pk}/settings", settings_body(s["zone"].pk)).status_code == 200
+        post_readings(api_a, t.serial_number)
+    four = count()
+    assert one[0] == 1 and four[0] == 4
+    assert four[1] == one[1]

@@ -82,7 +82,7 @@ def test_temperatures_by_csv_import_refuse_a_200_degree_day(api_a, tenant_a, in_
     assert bad.status_code == 200, bad.json()
     preview = bad.json()["data"]
     assert preview["status"] == "invalid" and preview["error_rows"] == 1
-    assert preview["errors"][0]["row"] == 2 and preview["errors"][0]["field"] == "mean_f"
+    assert preview["errors"][0]["row"] == 3 and preview["errors"][0]["field"] == "mean_f"
     refused = api_a.post(f"{TEMPS}/import/{preview['import_id']}/confirm")
     assert refused.status_code == 422
     assert api_a.get(TEMPS, {"day_from": "2026-01-01", "day_to": "2026-01-31"}).json()["data"]["total"] == 0
@@ -127,7 +127,7 @@ def test_readings_by_csv_import_refit_the_tank_once(
     )
     bad = upload(api_a, f"{BASE}/reading", text).json()["data"]
     assert bad["status"] == "invalid"
-    assert bad["errors"][0]["row"] == 3 and "140 % is above 100 %" in bad["errors"][0]["message"]
+    assert bad["errors"][0]["row"] == 4 and "140 % is above 100 %" in bad["errors"][0]["message"]
     good = upload(api_a, f"{BASE}/reading", text.rsplit("\n", 2)[0] + "\n").json()["data"]
     assert good["status"] == "ready", good
     with django_capture_on_commit_callbacks(execute=True):

@@ -12087,6 +12087,11 @@ export interface components {
         ForecastFitOut: {
             /** Baseload */
             baseload?: number | null;
+            /**
+             * Baseload Range
+             * @description 90 % interval of the baseload, gal/day
+             */
+            baseload_range?: number[] | null;
             /** Cannot Fit */
             cannot_fit?: string | null;
             /** Daily Rate */
@@ -12094,6 +12099,11 @@ export interface components {
             high?: components["schemas"]["ForecastParams"] | null;
             /** K Factor */
             k_factor?: number | null;
+            /**
+             * K Range
+             * @description 90 % interval of K (low, high)
+             */
+            k_range?: number[] | null;
             low?: components["schemas"]["ForecastParams"] | null;
             /**
              * Method
@@ -12108,10 +12118,20 @@ export interface components {
              */
             n_intervals: number;
             /**
+             * Notes
+             * @description Intervals or days the fit left out, and why
+             */
+            notes?: string[];
+            /**
              * Overridden
              * @default false
              */
             overridden: boolean;
+            /**
+             * Rate Range
+             * @description 90 % interval of the daily rate, gal/day
+             */
+            rate_range?: number[] | null;
             /** Residual Sd */
             residual_sd?: number | null;
         };

@@ -110,6 +110,13 @@ function TankBody({ tank }: { tank: TankForecast }) {
                 No usage estimate yet.
               </Typography>
             )}
+            {tank.fit?.notes?.length ? (
+              <Box component="ul" sx={{ m: 0, mt: 1, pl: 2.5, color: 'text.secondary', fontSize: 13 }} aria-label="Notes on the fit">
+                {tank.fit.notes.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </Box>
+            ) : null}
             <Divider sx={{ my: 2 }} />
             <OverrideForm key={JSON.stringify(tank.settings)} tank={tank} />
             <Divider sx={{ my: 2 }} />

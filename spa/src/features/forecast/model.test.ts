@@ -142,6 +142,8 @@ describe('the fit, the settings and the run', () => {
       { label: 'Baseload (gallons per day)', value: '0.41 (0.20 – 0.60)' },
       { label: 'Rests on', value: '3 fills' },
     ]);
+    // The server's 90 % interval wins over the span of the low and high fits.
+    expect(fitLines({ model: 'calendar', daily_rate: 25, rate_range: [23.04, 27.1], low: { baseload: 0, daily_rate: 20 }, high: { baseload: 0, daily_rate: 30 }, n_intervals: 1, method: 'huber', overridden: false, notes: [] })[0]).toEqual({ label: 'Usage (gallons per day)', value: '25.0 (23.0 – 27.1)' });
     expect(fitLines({ model: 'calendar', daily_rate: 12.25, low: null, high: null, n_intervals: 0, method: 'prior', overridden: false })).toEqual([
       { label: 'Usage (gallons per day)', value: '12.3' },
       { label: 'Rests on', value: 'No fills yet: typical values for this kind of tank' },

@@ -231,15 +231,21 @@ function range(a: number | null | undefined, b: number | null | undefined, digit
   return [fixed(Math.min(a, b), digits), fixed(Math.max(a, b), digits)];
 }
 
+/** The 90 % interval the server gives (`k_range` ...), else the span of the low and high fits. */
+function interval(given: readonly number[] | null | undefined, low: number | null | undefined, high: number | null | undefined, digits: number): [string | null, string | null] {
+  if (given && given.length === 2) return range(given[0], given[1], digits);
+  return range(low, high, digits);
+}
+
 /** How the fitted usage is said: the parameters with their interval and what they rest on. */
 export function fitLines(fit: UsageFitOut | null | undefined): Array<{ label: string; value: string }> {
   if (!fit) return [];
   const lines: Array<{ label: string; value: string }> = [];
   if (fit.model === 'weather') {
-    lines.push({ label: 'K-factor (degree days per gallon)', value: withRange(fixed(fit.k_factor, 2), ...range(fit.low?.k_factor, fit.high?.k_factor, 2)) });
-    lines.push({ label: 'Baseload (gallons per day)', value: withRange(fixed(fit.baseload, 2), ...range(fit.low?.baseload, fit.high?.baseload, 2)) });
+    lines.push({ label: 'K-factor (degree days per gallon)', value: withRange(fixed(fit.k_factor, 2), ...interval(fit.k_range, fit.low?.k_factor, fit.high?.k_factor, 2)) });
+    lines.push({ label: 'Baseload (gallons per day)', value: withRange(fixed(fit.baseload, 2), ...interval(fit.baseload_range, fit.low?.baseload, fit.high?.baseload, 2)) });
   } else {
-    lines.push({ label: 'Usage (gallons per day)', value: withRange(fixed(fit.daily_rate, 1), ...range(fit.low?.daily_rate, fit.high?.daily_rate, 1)) });
+    lines.push({ label: 'Usage (gallons per day)', value: withRange(fixed(fit.daily_rate, 1), ...interval(fit.rate_range, fit.low?.daily_rate, fit.high?.daily_rate, 1)) });
   }
   const n = fit.n_intervals ?? 0;
   lines.push({

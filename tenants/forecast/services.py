@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import threading
 import time
 from collections.abc import Sequence
 from decimal import Decimal
@@ -107,24 +106,35 @@ def refit(asset_ids: Sequence[int]) -> None:
             )
 
 
-_pending = threading.local()
+class _RefitAfterCommit:
+    """The tanks to refit when the transaction commits, in the tenant that changed them."""
+
+    def __init__(self, tenant: Any) -> None:
+        self.tenant = tenant
+        self.ids: set[int] = set()
+
+    def __call__(self) -> None:
+        previous = getattr(connection, "tenant", None)
+        connection.set_tenant(self.tenant)
+        try:
+            refit(sorted(self.ids))
+        finally:
+            if previous is not None and previous != self.tenant:
+                connection.set_tenant(previous)
+            elif previous is None:
+                connection.set_schema_to_public()
 
 
 def refit_after_commit(asset_id: int) -> None:
-    """Refit the tank once the transaction commits (an import of many readings: once per tank)."""
-    pending: set[int] | None = getattr(_pending, "ids", None)
-    if pending is None:
-        pending = _pending.ids = set()
-        schema = connection.schema_name
-
-        def flush() -> None:
-            ids = sorted(_pending.ids)
-            _pending.ids = None
-            if getattr(connection, "schema_name", None) == schema:
-                refit(ids)
-
-        transaction.on_commit(flush)
-    pending.add(asset_id)
+    """Refit the tank once the transaction commits (an import of many readings: once per tank). A
+    rolled back transaction drops the pending refit with its other on-commit hooks."""
+    for _sids, func, _robust in transaction.get_connection().run_on_commit:
+        if isinstance(func, _RefitAfterCommit):
+            func.ids.add(asset_id)
+            return
+    pending = _RefitAfterCommit(connection.tenant)
+    pending.ids.add(asset_id)
+    transaction.on_commit(pending)
 
 
 # --- readings ------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import tenancy.tasks  # noqa: E402,F401
 import tenants.accounts.tasks  # noqa: E402
 import tenants.billparse.tasks  # noqa: E402
 import tenants.dataexport.tasks  # noqa: E402
+import tenants.forecast.tasks  # noqa: E402
 import tenants.imports.tasks  # noqa: E402
 import tenants.inbox.tasks  # noqa: E402
 import tenants.invoicing.tasks  # noqa: E402

@@ -36,6 +36,10 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "dispatch",
             "customer_ship_to",
             "asset",
+            "forecast",
+            "tank_reading",
+            "weather_zone",
+            "daily_temperature",
         },
         {
             "customer",
@@ -89,8 +93,19 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
     ),
     "Sales": (
         "Customers, orders and quotes.",
-        {"customer", "customer_ship_to", "asset", "customer_contact", "sales_order", "customer_price"},
         {
+            "customer",
+            "customer_ship_to",
+            "asset",
+            "customer_contact",
+            "sales_order",
+            "customer_price",
+            "forecast",
+        },
+        {
+            "tank_reading",
+            "weather_zone",
+            "daily_temperature",
             "product",
             "product_category",
             "product_sub_category",

@@ -71,6 +71,9 @@ class DeliveryTicketLine(Timestamped):
     meter_start = models.DecimalField(max_digits=14, decimal_places=3, null=True, blank=True)
     meter_end = models.DecimalField(max_digits=14, decimal_places=3, null=True, blank=True)
     temperature_f = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
+    # The tank's gauge before the drop, % of its capacity (the driver's reading; tenants/forecast
+    # stores it as a tank reading).
+    level_before_percent = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
     # The customer's tank at the ship-to when known (parties' CustomerAsset), else what was written.
     tank = models.ForeignKey(
         "parties.CustomerAsset", on_delete=models.PROTECT, related_name="+", null=True, blank=True

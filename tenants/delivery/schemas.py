@@ -31,6 +31,7 @@ class DeliveryTicketLineOut(Schema):
     meter_start: Decimal | None
     meter_end: Decimal | None
     temperature_f: Decimal | None
+    level_before_percent: Decimal | None = Field(None, description="The tank's gauge before the drop, %")
     tank_id: int | None
     tank_name: str
 
@@ -147,6 +148,14 @@ class DeliveryEntryLineIn(Schema):
     meter_start: Decimal | None = Field(None, ge=0, max_digits=14, decimal_places=3)
     meter_end: Decimal | None = Field(None, ge=0, max_digits=14, decimal_places=3)
     temperature_f: Decimal | None = Field(None, ge=-50, le=300, max_digits=5, decimal_places=1)
+    level_before_percent: Decimal | None = Field(
+        None,
+        ge=0,
+        le=100,
+        max_digits=5,
+        decimal_places=1,
+        description="The tank's gauge before the drop, % (0-100)",
+    )
     tank_id: int | None = Field(None, ge=1, description="A tank (customer asset) of the order's customer")
     tank: str | None = Field(None, max_length=200, description="The tank as written, when not a known one")
 
@@ -184,6 +193,7 @@ class DeliveryEntryLineOut(Schema):
     meter_start: Decimal | None
     meter_end: Decimal | None
     temperature_f: Decimal | None
+    level_before_percent: Decimal | None = None
 
 
 class DeliveryEntryTank(Schema):

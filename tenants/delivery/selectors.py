@@ -94,6 +94,7 @@ def entry_view(order: SalesOrder) -> dict[str, Any]:
                 "meter_start": tl.meter_start if tl else None,
                 "meter_end": tl.meter_end if tl else None,
                 "temperature_f": tl.temperature_f if tl else None,
+                "level_before_percent": tl.level_before_percent if tl else None,
             }
         )
     first = tks[0] if tks else None

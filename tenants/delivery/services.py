@@ -164,6 +164,7 @@ class _LineEntry:
     meter_start: Decimal | None
     meter_end: Decimal | None
     temperature_f: Decimal | None
+    level_before_percent: Decimal | None
     tank: CustomerAsset | None
     tank_name: str
 
@@ -238,6 +239,9 @@ def _entry(raw: dict[str, Any], line: LineItem, order: SalesOrder, where: str) -
     if delivered is None:
         raise ApiError(422, f"{where}: send the delivered quantity (or the meter readings).")
     tank, tank_name = _tank(raw.get("tank_id"), raw.get("tank"), order, where)
+    level_before = _decimal(raw.get("level_before_percent"), f"{where}.level_before_percent", places=1)
+    if level_before is not None and not Decimal(0) <= level_before <= Decimal(100):
+        raise ApiError(422, f"{where}.level_before_percent: {level_before} % is outside 0 to 100 %.")
     return _LineEntry(
         line=line,
         delivered_quantity=delivered,
@@ -249,6 +253,7 @@ def _entry(raw: dict[str, Any], line: LineItem, order: SalesOrder, where: str) -
         meter_start=meter_start,
         meter_end=meter_end,
         temperature_f=temperature,
+        level_before_percent=level_before,
         tank=tank,
         tank_name=tank_name,
     )
@@ -319,7 +324,8 @@ def record_delivery(
 
     Each line dict: line_item_id, delivered_quantity (default: net gallons for a corrected fuel, else
     gross), gross_volume (default: meter_end - meter_start), meter_start, meter_end, temperature_f,
-    tank_id (a tank of the customer) or tank (free text)."""
+    level_before_percent (the tank's gauge before the drop, 0-100 %), tank_id (a tank of the
+    customer) or tank (free text)."""
     when = delivered_at or timezone.now()
     if timezone.is_naive(when):
         when = timezone.make_aware(when)
@@ -363,6 +369,7 @@ def record_delivery(
             tl.meter_start = e.meter_start
             tl.meter_end = e.meter_end
             tl.temperature_f = e.temperature_f
+            tl.level_before_percent = e.level_before_percent
             tl.tank = e.tank
             tl.tank_name = e.tank_name
             tl.save()

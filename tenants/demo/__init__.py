@@ -10,6 +10,7 @@ SEED_MODULES = [
     "tenants.demo.sales",
     "tenants.demo.driver_day",  # the demo driver's stops for today (driver portal)
     "tenants.demo.purchasing",
+    "tenants.demo.forecast",  # keep-full tanks with a delivery history (after pricing and sales)
 ]
 
 

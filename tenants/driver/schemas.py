@@ -173,6 +173,9 @@ class DriverDeliveredLine(Schema):
     meter_start: Decimal | None = Field(None, ge=0, max_digits=14, decimal_places=3)
     meter_end: Decimal | None = Field(None, ge=0, max_digits=14, decimal_places=3)
     temperature_f: Decimal | None = Field(None, ge=-60, le=200, max_digits=6, decimal_places=2)
+    level_before_percent: Decimal | None = Field(
+        None, ge=0, le=100, max_digits=5, decimal_places=1, description="The tank's gauge before the drop, %"
+    )
     tank: int | None = Field(None, ge=1, description="The customer's tank (asset id) it went into")
 
 

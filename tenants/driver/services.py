@@ -217,6 +217,7 @@ def _perform(action: DriverActionIn, order: SalesOrder, *, by: Any) -> dict[str,
                 "meter_start": ln.meter_start,
                 "meter_end": ln.meter_end,
                 "temperature_f": ln.temperature_f,
+                "level_before_percent": ln.level_before_percent,
                 "tank_id": ln.tank,
             }
             for ln in data.lines

@@ -63,6 +63,7 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   onboarding: lazy(() => import('@/features/onboarding/OnboardingPage')),
   googleAuthentication: lazy(() => import('@/features/google/GoogleAuthenticationPage')),
   quickbooks: lazy(() => import('@/features/quickbooks/QuickbooksPage')),
+  forecast: lazy(() => import('@/features/forecast/ForecastPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {

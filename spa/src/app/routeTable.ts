@@ -43,6 +43,7 @@ export type PageKey =
   | 'onboarding'
   | 'googleAuthentication'
   | 'quickbooks'
+  | 'forecast'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -101,6 +102,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/user-management/*', page: 'userManagement', shell: true, title: 'User Management' },
   { path: '/role-management/*', page: 'roleManagement', shell: true, title: 'Roles & Permissions' },
   { path: '/price-quotes/*', page: 'priceQuotes', shell: true, title: 'Price Quotes' },
+  // Beyond the spec's table: keep-full forecasting (issue 26).
+  { path: '/forecast/*', page: 'forecast', shell: true, title: 'Keep-Full Forecast' },
 ];
 
 /** Public routes: the sign-in page's catch-all, sign-up, password reset and the info pages. */

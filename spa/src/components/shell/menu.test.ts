@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MENU, activeGroupId, activeSubPath, groupPath, titleForPath } from './menu';
 
-/** Spec section 2, "Main navigation": the groups in order with their pages in order. */
+/** Spec section 2, "Main navigation": the groups in order with their pages in order (plus /forecast, issue 26). */
 const SPEC: Array<[string, string[]]> = [
   ['Dashboard', []],
   ['Sales (AR)', ['/sales-order', '/invoice', '/customer', '/customer-company-type', '/sales-order-board']],
   ['Purchase (AP)', ['/purchase-order', '/buying-price', '/price-quotes', '/supplier', '/terminal', '/invoice-parse']],
-  ['Operations & Logistics', ['/dispatch-center', '/driver', '/company-asset', '/asset-type', '/yard', '/region', '/state', '/city']],
+  ['Operations & Logistics', ['/dispatch-center', '/forecast', '/driver', '/company-asset', '/asset-type', '/yard', '/region', '/state', '/city']],
   ['Products & Inventory', ['/product', '/product-category', '/product-sub-category']],
   ['Pricing', ['/pricing-rule', '/tax', '/fee', '/payment-term', '/payment-method']],
   ['Email', []],

@@ -70,6 +70,7 @@ export const MENU: readonly MenuItem[] = [
     icon: 'operations',
     subItems: [
       { path: '/dispatch-center', title: 'Dispatch Center', description: 'Assign drivers and trucks' },
+      { path: '/forecast', title: 'Keep-Full Forecast', description: 'Tanks due for a delivery' },
       { path: '/driver', title: 'Drivers', description: 'Driver records and logins' },
       { path: '/company-asset', title: 'Company Assets', description: 'Fleet and equipment' },
       { path: '/asset-type', title: 'Asset Types', description: 'Kinds of trucks and equipment' },

@@ -30,13 +30,15 @@ interface LineEntry {
   meterEnd: string;
   temperature: string;
   tank: string;
+  levelBefore: string;
 }
 
 const NUMBER = /^\d+(\.\d{1,3})?$/;
 const TEMP = /^-?\d+(\.\d{1,2})?$/;
+const PERCENT = /^\d{1,3}(\.\d)?$/;
 
 function initialLine(line: StopLine): LineEntry {
-  return { delivered: String(Number(line.quantity)), meterStart: '', meterEnd: '', temperature: '', tank: line.tank ? String(line.tank.id) : '' };
+  return { delivered: String(Number(line.quantity)), meterStart: '', meterEnd: '', temperature: '', tank: line.tank ? String(line.tank.id) : '', levelBefore: '' };
 }
 
 function gross(e: LineEntry): string | null {
@@ -49,6 +51,7 @@ function lineProblem(e: LineEntry): string | null {
   if (!NUMBER.test(e.delivered)) return 'Enter the delivered quantity (0 if none).';
   if ((e.meterStart || e.meterEnd) && gross(e) === null) return 'Meter end must be a number at or above meter start.';
   if (e.temperature && !TEMP.test(e.temperature)) return 'Temperature: a number in °F.';
+  if (e.levelBefore && (!PERCENT.test(e.levelBefore) || Number(e.levelBefore) > 100)) return 'Level before: the gauge in %, 0 to 100.';
   return null;
 }
 
@@ -125,6 +128,7 @@ export function DeliveryDialog({ stop, onClose, onQueued }: DeliveryDialogProps)
                 meter_end: e.meterEnd || null,
                 temperature_f: e.temperature || null,
                 tank: e.tank ? Number(e.tank) : null,
+                level_before_percent: e.tank && e.levelBefore ? e.levelBefore : null,
               };
             }),
             signer_name: signer.trim(),
@@ -185,6 +189,16 @@ export function DeliveryDialog({ stop, onClose, onQueued }: DeliveryDialogProps)
                         </MenuItem>
                       ))}
                     </TextField>
+                  )}
+                  {stop.tanks.length > 0 && e.tank && (
+                    <TextField
+                      label="Level before (%)"
+                      value={e.levelBefore}
+                      onChange={(ev) => setLine(l.id, { levelBefore: ev.target.value.trim() })}
+                      helperText="The tank's gauge before filling"
+                      slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': `level-before-${l.id}` } }}
+                      sx={{ gridColumn: '1 / -1' }}
+                    />
                   )}
                 </Box>
               </Paper>

@@ -1,3 +1,5 @@
+import Link from '@mui/material/Link';
+import { Link as RouterLink } from 'react-router-dom';
 import { ActiveChip, ResourceListPage, ToolbarSelect, numOrNull, type ColumnDef, type FieldDef } from '@/components/resource';
 import { useProductOptions, useShipToOptions } from '@/lib/api/lookups';
 import { TANK_TYPES, tanksApi, type Customer, type Tank, type TankCreate, type TankUpdate } from './partiesApi';
@@ -22,6 +24,17 @@ const columns: ColumnDef<Tank>[] = [
   { field: 'capacity', headerName: 'Capacity', sortField: 'capacity', width: 120, align: 'right', value: (t) => (t.capacity === null ? '' : `${Number(t.capacity).toLocaleString('en-US')} gal`) },
   { field: 'tank_type', headerName: 'Type', width: 130, hideOnPhone: true, value: (t) => tankType(t.tank_type) },
   { field: 'is_active', headerName: 'Status', width: 100, value: (t) => (t.is_active ? 'Active' : 'Inactive'), render: (t) => <ActiveChip active={t.is_active} /> },
+  {
+    field: 'forecast',
+    headerName: 'Forecast',
+    width: 100,
+    value: () => '',
+    render: (t) => (
+      <Link component={RouterLink} to={`/forecast/tank/${t.id}`} underline="hover" aria-label={`Level and forecast of ${t.asset_name}`} onClick={(e) => e.stopPropagation()}>
+        Forecast
+      </Link>
+    ),
+  },
 ];
 
 function fieldsFor(customerId: number): FieldDef<TankForm>[] {

@@ -2141,6 +2141,521 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forecast/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Keep-full tanks reaching their reorder point within N days, the riskiest first */
+        get: operations["forecast_due"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/due/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the sales orders of the selected due tanks (priced by the engine), in one action
+         * @description One draft order per tank, with the suggested date and quantity unless given. All or nothing: a tank with an open order (409), without a product or an unknown tank (422) creates none. Needs `sales_order.add` too.
+         */
+        post: operations["forecast_due_orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/reading": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tank readings */
+        get: operations["tank_reading_list"];
+        put?: never;
+        /**
+         * Record a tank's level (tank monitors): serial number, level % or gallons, time
+         * @description The tank is refit at once (a reading resets its projection). The same tank and time again answers 200 with the stored reading, unchanged.
+         */
+        post: operations["tank_reading_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/reading/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tank reading */
+        get: operations["tank_reading_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/reading/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export tank readings as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["tank_reading_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/reading/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a CSV file of tank readings (writes nothing)
+         * @description Answers the preview: per-row errors and sample rows. Files over 300 rows are checked by the worker (202): poll the import.
+         *
+         *     Importable columns (a header row is required; other columns are ignored):
+         *     - `serial_number`: Required unless asset_id is given. The tank's serial number.
+         *     - `asset_id`: The tank (customer asset) id, instead of its serial number.
+         *     - `level_percent`: The level, 0 to 100 % of the tank's capacity (or level_gallons).
+         *     - `level_gallons`: The level in gallons, 0 to the tank's capacity (or level_percent).
+         *     - `taken_at`: Required. When it was read, e.g. 2026-01-15T07:30:00-05:00 (not in the future).
+         */
+        post: operations["tank_reading_import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/reading/import/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and result of a tank reading import */
+        get: operations["tank_reading_import_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/reading/import/{import_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a checked CSV file of tank readings: all rows or none */
+        post: operations["tank_reading_import_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/reading/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV template for importing tank readings
+         * @description Importable columns (a header row is required; other columns are ignored):
+         *     - `serial_number`: Required unless asset_id is given. The tank's serial number.
+         *     - `asset_id`: The tank (customer asset) id, instead of its serial number.
+         *     - `level_percent`: The level, 0 to 100 % of the tank's capacity (or level_gallons).
+         *     - `level_gallons`: The level in gallons, 0 to the tank's capacity (or level_percent).
+         *     - `taken_at`: Required. When it was read, e.g. 2026-01-15T07:30:00-05:00 (not in the future).
+         */
+        get: operations["tank_reading_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the forecast of every keep-full tank now (a worker job; poll the run for progress) */
+        post: operations["forecast_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/run/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A forecast run: its progress (done of total tanks) and outcome */
+        get: operations["forecast_run_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest forecast runs with their progress and outcome */
+        get: operations["forecast_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/tank/{asset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tank's forecast: settings, fit, history, projection, reorder and run-out dates */
+        get: operations["forecast_tank"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/tank/{asset_id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a tank's program, usage model, max fill, reorder point, weather zone and overrides */
+        put: operations["forecast_tank_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The production weather provider (none: temperatures from the office only) */
+        get: operations["weather_provider_get"];
+        /** Configure the production weather provider (the API key is never answered) */
+        put: operations["weather_provider_save"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/provider/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch observed and forecast temperatures of every zone with a station now */
+        post: operations["weather_provider_fetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/temperatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List daily temperatures */
+        get: operations["daily_temperature_list"];
+        put?: never;
+        /** Record a zone's mean temperature of a day (the same zone, day and kind is replaced) */
+        post: operations["daily_temperature_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/temperatures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a daily temperature */
+        get: operations["daily_temperature_get"];
+        put?: never;
+        post?: never;
+        /** Delete a daily temperature */
+        delete: operations["daily_temperature_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/temperatures/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export daily temperatures as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["daily_temperature_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/temperatures/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a CSV file of daily temperatures (writes nothing)
+         * @description Answers the preview: per-row errors and sample rows. Files over 300 rows are checked by the worker (202): poll the import.
+         *
+         *     Importable columns (a header row is required; other columns are ignored):
+         *     - `zone`: Required. The weather zone's code or name (or a zone_id column).
+         *     - `day`: Required. YYYY-MM-DD.
+         *     - `mean_f`: Required. The day's mean temperature, °F (-60 to 130).
+         *     - `kind`: observed (default) or forecast.
+         */
+        post: operations["daily_temperature_import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/temperatures/import/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and result of a daily temperature import */
+        get: operations["daily_temperature_import_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/temperatures/import/{import_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a checked CSV file of daily temperatures: all rows or none */
+        post: operations["daily_temperature_import_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/temperatures/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV template for importing daily temperatures
+         * @description Importable columns (a header row is required; other columns are ignored):
+         *     - `zone`: Required. The weather zone's code or name (or a zone_id column).
+         *     - `day`: Required. YYYY-MM-DD.
+         *     - `mean_f`: Required. The day's mean temperature, °F (-60 to 130).
+         *     - `kind`: observed (default) or forecast.
+         */
+        get: operations["daily_temperature_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List weather zones */
+        get: operations["weather_zone_list"];
+        put?: never;
+        /** Create a weather zone */
+        post: operations["weather_zone_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/zones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a weather zone */
+        get: operations["weather_zone_get"];
+        /** Update a weather zone */
+        put: operations["weather_zone_update"];
+        post?: never;
+        /** Delete a weather zone */
+        delete: operations["weather_zone_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/zones/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All weather zones */
+        get: operations["weather_zone_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forecast/weather/zones/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export weather zones as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["weather_zone_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/google-authentication": {
         parameters: {
             query?: never;
@@ -8026,6 +8541,59 @@ export interface components {
             /** Zip Code */
             zip_code?: string | null;
         };
+        /** DailytemperatureListQuery */
+        DailytemperatureListQuery: {
+            /** Day From */
+            day_from?: string | null;
+            /** Day To */
+            day_to?: string | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `day` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+             *     - `kind` (text): contains, equals, startsWith, endsWith, between
+             *     - `mean_f` (number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("day" | "kind" | "mean_f") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: day, mean_f
+             */
+            sort_by?: ("day" | "mean_f") | null;
+            /** Zone Id */
+            zone_id?: number | null;
+        };
         /** DashboardDateRange */
         DashboardDateRange: {
             /** Days */
@@ -8349,6 +8917,11 @@ export interface components {
              * @description Default: meter_end - meter_start
              */
             gross_volume?: number | string | null;
+            /**
+             * Level Before Percent
+             * @description The tank's gauge before the drop, % (0-100)
+             */
+            level_before_percent?: number | string | null;
             /** Line Item Id */
             line_item_id: number;
             /** Meter End */
@@ -8378,6 +8951,8 @@ export interface components {
             gross_volume: string | null;
             /** Is Fuel */
             is_fuel: boolean;
+            /** Level Before Percent */
+            level_before_percent?: string | null;
             /** Line Item Id */
             line_item_id: number;
             /** Meter End */
@@ -8485,6 +9060,11 @@ export interface components {
             gross_volume: string | null;
             /** Id */
             id: number;
+            /**
+             * Level Before Percent
+             * @description The tank's gauge before the drop, %
+             */
+            level_before_percent?: string | null;
             /** Line Item Id */
             line_item_id: number;
             /** Meter End */
@@ -9322,6 +9902,147 @@ export interface components {
             /** Id */
             id: number;
         };
+        /** DueListOut */
+        DueListOut: {
+            /**
+             * As Of
+             * @description When the forecast behind these rows ran
+             */
+            as_of?: string | null;
+            /** Rows */
+            rows: components["schemas"]["DueRowOut"][];
+            /** Within Days */
+            within_days: number;
+        };
+        /** DueOrderOut */
+        DueOrderOut: {
+            /** Amount */
+            amount: string;
+            /** Asset Id */
+            asset_id: number;
+            /** Customer Id */
+            customer_id: number;
+            /** Number */
+            number: string;
+            /**
+             * Planned Date
+             * Format: date
+             */
+            planned_date: string;
+            /**
+             * Price Error
+             * @default
+             */
+            price_error: string;
+            /** Quantity */
+            quantity: string;
+            /** Sales Order Id */
+            sales_order_id: number;
+            /** Unit Price */
+            unit_price?: string | null;
+        };
+        /** DueOrderRowIn */
+        DueOrderRowIn: {
+            /** Asset Id */
+            asset_id: number;
+            /**
+             * Planned Date
+             * @description Default: the suggested date (today at the earliest)
+             */
+            planned_date?: string | null;
+            /**
+             * Quantity
+             * @description Gallons; default: the suggested quantity
+             */
+            quantity?: number | string | null;
+        };
+        /** DueOrdersIn */
+        DueOrdersIn: {
+            /** Tanks */
+            tanks: components["schemas"]["DueOrderRowIn"][];
+        };
+        /** DueOrdersOut */
+        DueOrdersOut: {
+            /** Orders */
+            orders: components["schemas"]["DueOrderOut"][];
+        };
+        /** DueQuery */
+        DueQuery: {
+            /** Customer Id */
+            customer_id?: number | null;
+            /**
+             * Include Ordered
+             * @description Also list tanks that already have an open order
+             * @default true
+             */
+            include_ordered: boolean;
+            /**
+             * Within Days
+             * @description Tanks reaching reorder within N days
+             * @default 7
+             */
+            within_days: number;
+            /** Zone Id */
+            zone_id?: number | null;
+        };
+        /** DueRowOut */
+        DueRowOut: {
+            /** Asset Id */
+            asset_id: number;
+            /** Asset Name */
+            asset_name: string;
+            /** Confidence */
+            confidence: string;
+            /** Customer Id */
+            customer_id: number;
+            /** Customer Name */
+            customer_name: string;
+            /** Level Gallons */
+            level_gallons: string;
+            /** Level Percent */
+            level_percent: string;
+            /** Open Order Id */
+            open_order_id?: number | null;
+            /** Open Order Number */
+            open_order_number?: string | null;
+            /** Product Id */
+            product_id?: number | null;
+            /**
+             * Product Name
+             * @default
+             */
+            product_name: string;
+            /** Reason */
+            reason: string;
+            /** Reorder Date */
+            reorder_date?: string | null;
+            /** Risk */
+            risk: number;
+            /** Runout Date */
+            runout_date?: string | null;
+            /** Runout Early */
+            runout_early?: string | null;
+            /** Runout Late */
+            runout_late?: string | null;
+            /** Serial Number */
+            serial_number: string;
+            /** Ship To Id */
+            ship_to_id?: number | null;
+            /**
+             * Ship To Name
+             * @default
+             */
+            ship_to_name: string;
+            /**
+             * Suggested Date
+             * Format: date
+             */
+            suggested_date: string;
+            /** Suggested Gallons */
+            suggested_gallons: string;
+            /** Usable Gallons */
+            usable_gallons: string;
+        };
         /** EmailAddressOut */
         EmailAddressOut: {
             /** Email */
@@ -9778,6 +10499,22 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[DueListOut] */
+        Envelope_DueListOut_: {
+            data: components["schemas"]["DueListOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[DueOrdersOut] */
+        Envelope_DueOrdersOut_: {
+            data: components["schemas"]["DueOrdersOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[EmailOut] */
         Envelope_EmailOut_: {
             data: components["schemas"]["EmailOut"];
@@ -9813,6 +10550,14 @@ export interface components {
         /** Envelope[FinalPriceOut] */
         Envelope_FinalPriceOut_: {
             data: components["schemas"]["FinalPriceOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[ForecastRunOut] */
+        Envelope_ForecastRunOut_: {
+            data: components["schemas"]["ForecastRunOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -10175,6 +10920,15 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[list[WeatherZoneOut]] */
+        Envelope_list_WeatherZoneOut__: {
+            /** Data */
+            data: components["schemas"]["WeatherZoneOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[list[YardOut]] */
         Envelope_list_YardOut__: {
             /** Data */
@@ -10369,6 +11123,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[Page[ForecastRunOut]] */
+        Envelope_Page_ForecastRunOut__: {
+            data: components["schemas"]["Page_ForecastRunOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Page[InboxMessageListOut]] */
         Envelope_Page_InboxMessageListOut__: {
             data: components["schemas"]["Page_InboxMessageListOut_"];
@@ -10529,9 +11291,25 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[Page[TankReadingOut]] */
+        Envelope_Page_TankReadingOut__: {
+            data: components["schemas"]["Page_TankReadingOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Page[TaxOut]] */
         Envelope_Page_TaxOut__: {
             data: components["schemas"]["Page_TaxOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[TemperatureOut]] */
+        Envelope_Page_TemperatureOut__: {
+            data: components["schemas"]["Page_TemperatureOut_"];
             /** Message */
             message: string;
             /** Status Code */
@@ -10556,6 +11334,14 @@ export interface components {
         /** Envelope[Page[UserOut]] */
         Envelope_Page_UserOut__: {
             data: components["schemas"]["Page_UserOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[Page[WeatherZoneOut]] */
+        Envelope_Page_WeatherZoneOut__: {
+            data: components["schemas"]["Page_WeatherZoneOut_"];
             /** Message */
             message: string;
             /** Status Code */
@@ -10801,6 +11587,30 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[TankForecastOut] */
+        Envelope_TankForecastOut_: {
+            data: components["schemas"]["TankForecastOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[TankReadingOut] */
+        Envelope_TankReadingOut_: {
+            data: components["schemas"]["TankReadingOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[TankSettingsOut] */
+        Envelope_TankSettingsOut_: {
+            data: components["schemas"]["TankSettingsOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[TaxOut] */
         Envelope_TaxOut_: {
             data: components["schemas"]["TaxOut"];
@@ -10820,6 +11630,14 @@ export interface components {
         /** Envelope[TaxSummaryOut] */
         Envelope_TaxSummaryOut_: {
             data: components["schemas"]["TaxSummaryOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[TemperatureOut] */
+        Envelope_TemperatureOut_: {
+            data: components["schemas"]["TemperatureOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -10868,6 +11686,30 @@ export interface components {
         /** Envelope[UserOut] */
         Envelope_UserOut_: {
             data: components["schemas"]["UserOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[WeatherFetchOut] */
+        Envelope_WeatherFetchOut_: {
+            data: components["schemas"]["WeatherFetchOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[WeatherProviderOut] */
+        Envelope_WeatherProviderOut_: {
+            data: components["schemas"]["WeatherProviderOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[WeatherZoneOut] */
+        Envelope_WeatherZoneOut_: {
+            data: components["schemas"]["WeatherZoneOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -11226,6 +12068,133 @@ export interface components {
             product_id: number;
             /** Ship To Id */
             ship_to_id?: number | null;
+        };
+        /** ForecastDayOut */
+        ForecastDayOut: {
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /** High */
+            high: string;
+            /** Level */
+            level: string;
+            /** Low */
+            low: string;
+        };
+        /** ForecastFitOut */
+        ForecastFitOut: {
+            /** Baseload */
+            baseload?: number | null;
+            /**
+             * Baseload Range
+             * @description 90 % interval of the baseload, gal/day
+             */
+            baseload_range?: number[] | null;
+            /** Cannot Fit */
+            cannot_fit?: string | null;
+            /** Daily Rate */
+            daily_rate?: number | null;
+            high?: components["schemas"]["ForecastParams"] | null;
+            /** K Factor */
+            k_factor?: number | null;
+            /**
+             * K Range
+             * @description 90 % interval of K (low, high)
+             */
+            k_range?: number[] | null;
+            low?: components["schemas"]["ForecastParams"] | null;
+            /**
+             * Method
+             * @default
+             */
+            method: string;
+            /** Model */
+            model: string;
+            /**
+             * N Intervals
+             * @default 0
+             */
+            n_intervals: number;
+            /**
+             * Notes
+             * @description Intervals or days the fit left out, and why
+             */
+            notes?: string[];
+            /**
+             * Overridden
+             * @default false
+             */
+            overridden: boolean;
+            /**
+             * Rate Range
+             * @description 90 % interval of the daily rate, gal/day
+             */
+            rate_range?: number[] | null;
+            /** Residual Sd */
+            residual_sd?: number | null;
+        };
+        /** ForecastParams */
+        ForecastParams: {
+            /**
+             * Baseload
+             * @default 0
+             */
+            baseload: number;
+            /** Daily Rate */
+            daily_rate?: number | null;
+            /** K Factor */
+            k_factor?: number | null;
+        };
+        /** ForecastRunOut */
+        ForecastRunOut: {
+            /** As Of */
+            as_of?: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Done */
+            done: number;
+            /** Due */
+            due: number;
+            /** Error */
+            error: string;
+            /** Finished At */
+            finished_at?: string | null;
+            /** Id */
+            id: number;
+            /** Seconds */
+            seconds?: string | null;
+            /** Started At */
+            started_at?: string | null;
+            /** Status */
+            status: string;
+            /** Step */
+            step: string;
+            /** Tanks Failed */
+            tanks_failed: number;
+            /** Tanks Forecast */
+            tanks_forecast: number;
+            /** Total */
+            total: number;
+            /** Trigger */
+            trigger: string;
+        };
+        /** ForecastRunQuery */
+        ForecastRunQuery: {
+            /**
+             * Page
+             * @default 1
+             */
+            page: number;
+            /**
+             * Size
+             * @default 20
+             */
+            size: number;
         };
         /**
          * GoogleAuthenticationOut
@@ -12977,6 +13946,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[ForecastRunOut] */
+        Page_ForecastRunOut_: {
+            /** Items */
+            items: components["schemas"]["ForecastRunOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[InboxMessageListOut] */
         Page_InboxMessageListOut_: {
             /** Items */
@@ -13237,10 +14219,36 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[TankReadingOut] */
+        Page_TankReadingOut_: {
+            /** Items */
+            items: components["schemas"]["TankReadingOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[TaxOut] */
         Page_TaxOut_: {
             /** Items */
             items: components["schemas"]["TaxOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[TemperatureOut] */
+        Page_TemperatureOut_: {
+            /** Items */
+            items: components["schemas"]["TemperatureOut"][];
             /** Page */
             page: number;
             /** Pages */
@@ -13280,6 +14288,19 @@ export interface components {
         Page_UserOut_: {
             /** Items */
             items: components["schemas"]["UserOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[WeatherZoneOut] */
+        Page_WeatherZoneOut_: {
+            /** Items */
+            items: components["schemas"]["WeatherZoneOut"][];
             /** Page */
             page: number;
             /** Pages */
@@ -16811,6 +17832,297 @@ export interface components {
              */
             width?: number | null;
         };
+        /** TankForecastOut */
+        TankForecastOut: {
+            /**
+             * Cannot Forecast
+             * @default
+             */
+            cannot_forecast: string;
+            /** Computed At */
+            computed_at?: string | null;
+            /**
+             * Confidence
+             * @default
+             */
+            confidence: string;
+            fit?: components["schemas"]["ForecastFitOut"] | null;
+            /** History */
+            history: components["schemas"]["TankHistoryPoint"][];
+            /** Level As Of */
+            level_as_of?: string | null;
+            /** Level Gallons */
+            level_gallons?: string | null;
+            /** Level Percent */
+            level_percent?: string | null;
+            /** Open Order Id */
+            open_order_id?: number | null;
+            /** Open Order Number */
+            open_order_number?: string | null;
+            /** Projection */
+            projection: components["schemas"]["ForecastDayOut"][];
+            /**
+             * Reason
+             * @default
+             */
+            reason: string;
+            /** Reorder Date */
+            reorder_date?: string | null;
+            /** Reorder Gallons */
+            reorder_gallons?: string | null;
+            /** Runout Date */
+            runout_date?: string | null;
+            /** Runout Early */
+            runout_early?: string | null;
+            /** Runout Late */
+            runout_late?: string | null;
+            settings: components["schemas"]["TankSettingsOut"];
+            /** Suggested Date */
+            suggested_date?: string | null;
+            /** Suggested Gallons */
+            suggested_gallons?: string | null;
+            tank: components["schemas"]["TankRef"];
+            /** Usable Gallons */
+            usable_gallons?: string | null;
+        };
+        /** TankHistoryPoint */
+        TankHistoryPoint: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Gallons Delivered */
+            gallons_delivered?: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "reading" | "delivery";
+            /** Level Gallons */
+            level_gallons?: string | null;
+            /** Level Percent */
+            level_percent?: string | null;
+            /**
+             * Reference
+             * @default
+             */
+            reference: string;
+            /**
+             * Source
+             * @default
+             */
+            source: string;
+        };
+        /**
+         * TankReadingIn
+         * @description A reading from a tank monitor (or typed by the office): the tank by its serial number (or its
+         *     asset id), and its level as a % of capacity or in gallons, at a time.
+         */
+        TankReadingIn: {
+            /**
+             * Asset Id
+             * @description Or the tank (customer asset) id
+             */
+            asset_id?: number | null;
+            /**
+             * Level Gallons
+             * @description 0..capacity
+             */
+            level_gallons?: number | string | null;
+            /**
+             * Level Percent
+             * @description 0..100
+             */
+            level_percent?: number | string | null;
+            /**
+             * Serial Number
+             * @description The tank's serial number
+             */
+            serial_number?: string | null;
+            /**
+             * Source
+             * @default monitor
+             * @enum {string}
+             */
+            source: "monitor" | "office" | "csv";
+            /**
+             * Taken At
+             * Format: date-time
+             * @description When the level was read (not in the future)
+             */
+            taken_at: string;
+        };
+        /** TankreadingListQuery */
+        TankreadingListQuery: {
+            /** Asset Id */
+            asset_id?: number | null;
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `source` (text): contains, equals, startsWith, endsWith, between
+             *     - `taken_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("source" | "taken_at") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: level_percent, taken_at
+             */
+            sort_by?: ("level_percent" | "taken_at") | null;
+        };
+        /** TankReadingOut */
+        TankReadingOut: {
+            /** Asset Id */
+            asset_id: number;
+            /** Asset Name */
+            asset_name: string;
+            /** Id */
+            id: number;
+            /** Level Gallons */
+            level_gallons: string;
+            /** Level Percent */
+            level_percent: string;
+            /** Serial Number */
+            serial_number: string;
+            /** Source */
+            source: string;
+            /**
+             * Taken At
+             * Format: date-time
+             */
+            taken_at: string;
+        };
+        /** TankRef */
+        TankRef: {
+            /** Capacity */
+            capacity?: string | null;
+            /** Customer Id */
+            customer_id: number;
+            /** Customer Name */
+            customer_name: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Product Id */
+            product_id?: number | null;
+            /**
+             * Product Name
+             * @default
+             */
+            product_name: string;
+            /** Serial Number */
+            serial_number: string;
+            /** Ship To Id */
+            ship_to_id?: number | null;
+            /**
+             * Ship To Name
+             * @default
+             */
+            ship_to_name: string;
+        };
+        /** TankSettingsIn */
+        TankSettingsIn: {
+            /**
+             * Baseload Override
+             * @description Gallons a day (weather model)
+             */
+            baseload_override?: number | string | null;
+            /**
+             * Daily Rate Override
+             * @description Gallons a day (calendar model)
+             */
+            daily_rate_override?: number | string | null;
+            /**
+             * K Factor Override
+             * @description Degree days per gallon
+             */
+            k_factor_override?: number | string | null;
+            /**
+             * Max Fill Percent
+             * @default 90
+             */
+            max_fill_percent: number | string;
+            /**
+             * Program
+             * @default will_call
+             * @enum {string}
+             */
+            program: "keep_full" | "will_call";
+            /** Reorder Gallons */
+            reorder_gallons?: number | string | null;
+            /** Reorder Percent */
+            reorder_percent?: number | string | null;
+            /**
+             * Usage Model
+             * @default weather
+             * @enum {string}
+             */
+            usage_model: "weather" | "calendar";
+            /**
+             * Usage Type
+             * @description Typical use (residential_heating, farm_diesel, ...)
+             * @default
+             */
+            usage_type: string;
+            /** Zone Id */
+            zone_id?: number | null;
+        };
+        /** TankSettingsOut */
+        TankSettingsOut: {
+            /** Asset Id */
+            asset_id: number;
+            /** Baseload Override */
+            baseload_override?: string | null;
+            /** Daily Rate Override */
+            daily_rate_override?: string | null;
+            /** K Factor Override */
+            k_factor_override?: string | null;
+            /** Max Fill Percent */
+            max_fill_percent: string;
+            /** Program */
+            program: string;
+            /** Reorder Gallons */
+            reorder_gallons?: string | null;
+            /** Reorder Percent */
+            reorder_percent?: string | null;
+            /** Usage Model */
+            usage_model: string;
+            /** Usage Type */
+            usage_type: string;
+            zone?: components["schemas"]["WeatherZoneRef"] | null;
+        };
         /** TaxAmountOut */
         TaxAmountOut: {
             /** Amount */
@@ -17152,6 +18464,44 @@ export interface components {
             sequence?: number;
             /** State Ids */
             state_ids?: number[];
+        };
+        /** TemperatureIn */
+        TemperatureIn: {
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /**
+             * Kind
+             * @default observed
+             * @enum {string}
+             */
+            kind: "observed" | "forecast";
+            /**
+             * Mean F
+             * @description Daily mean, °F (-60..130)
+             */
+            mean_f: number | string;
+            /** Zone Id */
+            zone_id: number;
+        };
+        /** TemperatureOut */
+        TemperatureOut: {
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /** Id */
+            id: number;
+            /** Kind */
+            kind: string;
+            /** Mean F */
+            mean_f: string;
+            /** Source */
+            source: string;
+            zone: components["schemas"]["WeatherZoneRef"];
         };
         /** TemplateIn */
         TemplateIn: {
@@ -17688,6 +19038,164 @@ export interface components {
             product_id: number;
             /** Terminal Id */
             terminal_id: number;
+        };
+        /** WeatherFetchOut */
+        WeatherFetchOut: {
+            /** Errors */
+            errors: string[];
+            /** Forecast */
+            forecast: number;
+            /** Observed */
+            observed: number;
+            /** Zones */
+            zones: number;
+        };
+        /** WeatherProviderIn */
+        WeatherProviderIn: {
+            /**
+             * Api Key
+             * @description Left out: kept as it is
+             */
+            api_key?: string | null;
+            /**
+             * Base Url
+             * @description The provider's API root (https://...)
+             * @default
+             */
+            base_url: string;
+            /**
+             * Kind
+             * @default none
+             * @enum {string}
+             */
+            kind: "none" | "meteostat";
+        };
+        /** WeatherProviderOut */
+        WeatherProviderOut: {
+            /** Base Url */
+            base_url: string;
+            /** Has Api Key */
+            has_api_key: boolean;
+            /** Kind */
+            kind: string;
+            /**
+             * Last Error
+             * @default
+             */
+            last_error: string;
+            /** Last Fetch At */
+            last_fetch_at?: string | null;
+        };
+        /** WeatherZoneIn */
+        WeatherZoneIn: {
+            /** Code */
+            code: string;
+            /**
+             * Is Active
+             * @default true
+             */
+            is_active: boolean;
+            /** Latitude */
+            latitude?: number | string | null;
+            /** Longitude */
+            longitude?: number | string | null;
+            /** Name */
+            name: string;
+            /**
+             * Station
+             * @description The provider's station id (used only where configured)
+             * @default
+             */
+            station: string;
+        };
+        /** WeatherzoneListQuery */
+        WeatherzoneListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `is_active` (true or false): equals
+             */
+            filter_field?: "is_active" | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: code, name
+             */
+            sort_by?: ("code" | "name") | null;
+        };
+        /** WeatherZoneOut */
+        WeatherZoneOut: {
+            /** Code */
+            code: string;
+            /** Id */
+            id: number;
+            /** Is Active */
+            is_active: boolean;
+            /** Latitude */
+            latitude?: string | null;
+            /** Longitude */
+            longitude?: string | null;
+            /** Name */
+            name: string;
+            /** Station */
+            station: string;
+        };
+        /** WeatherZoneRef */
+        WeatherZoneRef: {
+            /** Code */
+            code: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** WeatherzoneUpdate */
+        WeatherzoneUpdate: {
+            /** Code */
+            code?: string | null;
+            /** Is Active */
+            is_active?: boolean;
+            /** Latitude */
+            latitude?: number | string | null;
+            /** Longitude */
+            longitude?: number | string | null;
+            /** Name */
+            name?: string | null;
+            /**
+             * Station
+             * @description The provider's station id (used only where configured)
+             */
+            station?: string | null;
         };
         /**
          * WorkflowEventOut
@@ -30074,6 +31582,2533 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    forecast_due: {
+        parameters: {
+            query?: {
+                customer_id?: number | null;
+                /** @description Also list tanks that already have an open order */
+                include_ordered?: boolean;
+                /** @description Tanks reaching reorder within N days */
+                within_days?: number;
+                zone_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DueListOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    forecast_due_orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DueOrdersIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DueOrdersOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_list: {
+        parameters: {
+            query?: {
+                asset_id?: number | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `source` (text): contains, equals, startsWith, endsWith, between
+                 *     - `taken_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("source" | "taken_at") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: level_percent, taken_at */
+                sort_by?: ("level_percent" | "taken_at") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TankReadingOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TankReadingIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TankReadingOut_"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TankReadingOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TankReadingOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_export: {
+        parameters: {
+            query?: {
+                asset_id?: number | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `source` (text): contains, equals, startsWith, endsWith, between
+                 *     - `taken_at` (date-time, ISO 8601): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("source" | "taken_at") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: level_percent, taken_at */
+                sort_by?: ("level_percent" | "taken_at") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_import_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_import_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    tank_reading_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    forecast_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ForecastRunOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    forecast_run_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ForecastRunOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    forecast_runs: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ForecastRunOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    forecast_tank: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TankForecastOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    forecast_tank_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TankSettingsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TankSettingsOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_provider_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeatherProviderOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_provider_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeatherProviderIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeatherProviderOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_provider_fetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeatherFetchOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_list: {
+        parameters: {
+            query?: {
+                day_from?: string | null;
+                day_to?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `day` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `kind` (text): contains, equals, startsWith, endsWith, between
+                 *     - `mean_f` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("day" | "kind" | "mean_f") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: day, mean_f */
+                sort_by?: ("day" | "mean_f") | null;
+                zone_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TemperatureOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemperatureIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TemperatureOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TemperatureOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_export: {
+        parameters: {
+            query?: {
+                day_from?: string | null;
+                day_to?: string | null;
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `day` (date, YYYY-MM-DD): equals, greaterThan, lessThan, between
+                 *     - `kind` (text): contains, equals, startsWith, endsWith, between
+                 *     - `mean_f` (number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("day" | "kind" | "mean_f") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: day, mean_f */
+                sort_by?: ("day" | "mean_f") | null;
+                zone_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * File
+                     * Format: binary
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_import_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_import_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataImportOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    daily_temperature_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_zone_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `is_active` (true or false): equals
+                 */
+                filter_field?: "is_active" | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: code, name */
+                sort_by?: ("code" | "name") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_WeatherZoneOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_zone_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeatherZoneIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeatherZoneOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_zone_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeatherZoneOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_zone_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeatherzoneUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeatherZoneOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_zone_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_zone_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_WeatherZoneOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    weather_zone_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `is_active` (true or false): equals
+                 */
+                filter_field?: "is_active" | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: code, name */
+                sort_by?: ("code" | "name") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

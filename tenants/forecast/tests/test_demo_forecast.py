@@ -1,0 +1,22 @@
+def test_the_demo_has_keep_full_tanks_with_history_and_a_due_list(tenant_a, in_tenant, api_a):
+    from tenants.delivery.models import DeliveryTicketLine
+    from tenants.demo import seed_master_data
+    from tenants.forecast.models import TankForecast, TankReading, TankSettings
+
+    with in_tenant(tenant_a):
+        seed_master_data()
+        keep_full = TankSettings.objects.filter(program="keep_full")
+        assert keep_full.count() == 8
+        tanks = list(keep_full.values_list("asset_id", flat=True))
+        assert (
+            DeliveryTicketLine.objects.filter(tank_id__in=tanks, level_before_percent__isnull=False).count()
+            >= 8
+        )
+        assert TankReading.objects.filter(asset_id__in=tanks, source="driver").exists()
+        forecasts = TankForecast.objects.filter(asset_id__in=tanks)
+        assert forecasts.filter(cannot_forecast="").count() == 8
+        assert all(f.fit["n_intervals"] >= 1 for f in forecasts)
+        seed_master_data()  # idempotent
+        assert TankSettings.objects.filter(program="keep_full").count() == 8
+    due = api_a.get("/api/forecast/due", {"within_days": 14}).json()["data"]["rows"]
+    assert len(due) >= 1

@@ -254,3 +254,20 @@ def test_an_override_replaces_the_fit_and_bad_overrides_are_refused():
     bad = override_fit(UsageParams("weather", -1.0, 0.2, None), fit)
     assert "positive number" in bad.cannot_fit
     assert "cannot fit" in project([_state(2, 200.0, bad)], {"z": np.full(14, 35.0)}, D0)[0].cannot_project
+
+
+def test_intervals_from_fills_use_the_level_after_one_fill_and_before_the_next():
+    from tenants.forecast.engine import intervals_from_fills
+
+    fills = [
+        (D0 + timedelta(30), 60.0, 245.0),
+        (D0, float("nan"), 240.0),  # the first fill: its level before is unknown
+        (D0 + timedelta(55), float("nan"), 250.0),  # level before not read: closes nothing
+        (D0 + timedelta(80), 70.0, 250.0),
+    ]
+    ivs = intervals_from_fills(fills)
+    assert [(i.start, i.end, i.gallons_used) for i in ivs] == [
+        (D0, D0 + timedelta(30), 180.0),
+        (D0 + timedelta(55), D0 + timedelta(80), 180.0),
+    ]
+    assert ivs[0].days == 30

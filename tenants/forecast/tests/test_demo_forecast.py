@@ -15,7 +15,8 @@ def test_the_demo_has_keep_full_tanks_with_history_and_a_due_list(tenant_a, in_t
         assert TankReading.objects.filter(asset_id__in=tanks, source="driver").exists()
         forecasts = TankForecast.objects.filter(asset_id__in=tanks)
         assert forecasts.filter(cannot_forecast="").count() == 8
-        assert all(f.fit["n_intervals"] >= 1 for f in forecasts)
+        # Tanks with a monitor have weekly readings; the others rest on their fills (at least the 6 with one).
+        assert sum(1 for f in forecasts if f.fit["n_intervals"] >= 1) >= 6
         seed_master_data()  # idempotent
         assert TankSettings.objects.filter(program="keep_full").count() == 8
     due = api_a.get("/api/forecast/due", {"within_days": 14}).json()["data"]["rows"]

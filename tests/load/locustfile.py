@@ -127,7 +127,9 @@ class OfficeUser(FuelDeskUser):
         if not self.sign_in(self.company.admin):
             return
         page = self.call("GET", "/api/customer/customers?size=25", "customers: list")
-        self.customers = [c["id"] for c in (page or {}).get("data", {}).get("items", [])]
+        # Orders are taken for active customers only (an inactive one is a correct 422, not load).
+        items = (page or {}).get("data", {}).get("items", [])
+        self.customers = [c["id"] for c in items if c.get("status") == "active"]
         if self.company.filled:
             orders = self.call("GET", "/api/sales-order/sales-orders?size=25", "sales orders: list")
             self.orders = [o["id"] for o in (orders or {}).get("data", {}).get("items", [])]

@@ -90,6 +90,7 @@ def fill(company: dict[str, Any]) -> None:
     connection.set_tenant(tenant)
     try:
         if User.objects.filter(email=driver[0]).exists():  # filled before (a marked-only company has none)
+            documents()
             mark(company["tag"])
             return
         customers, ship_tos = SIZES[company["size"]]
@@ -110,9 +111,28 @@ def fill(company: dict[str, Any]) -> None:
             transaction.atomic(),
         ):
             seed_demo.Command()._seed()
+        documents()
         mark(company["tag"])
     finally:
         connection.set_schema_to_public()
+
+
+def documents() -> None:
+    """Delivery tickets and invoices of the demo's delivered and completed orders, so the load's ticket
+    and invoice PDFs have documents to render (the demo generator moves orders through the workflow
+    but makes neither). Idempotent: both services refresh what exists."""
+    from django.db import transaction
+
+    from tenants.accounts.models import User
+    from tenants.delivery.services import generate_tickets
+    from tenants.invoicing.services import create_or_update_invoice
+    from tenants.sales.models import SalesOrder
+
+    admin = User.objects.filter(role__grants_all=True).order_by("id").first()
+    for order in SalesOrder.objects.filter(status__in=["delivered", "completed"]).order_by("id"):
+        with transaction.atomic():
+            generate_tickets(order=order, split_by_po=False, po_number=None, by=admin)
+            create_or_update_invoice(sales_order_id=order.pk, by=admin)
 
 
 def mark(marker: str) -> None:

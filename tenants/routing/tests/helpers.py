@@ -33,7 +33,7 @@ def planning_day(*, orders: int = 4, trucks: int = 2, window_first: bool = False
     from tenants.parties.models import ShipTo, Supplier, Terminal
     from tenants.pricing.models import BuyingPrice
     from tenants.routing.models import DriverShift
-    from tenants.sales.tests.helpers import master_data, order_in_db
+    from tenants.sales.tests.helpers import master_data
 
     md = master_data()
     yard = Yard.objects.create(

@@ -131,7 +131,8 @@ def test_accepting_assigns_orders_trucks_drivers_and_stop_order_then_the_driver_
     res = api_a.post(f"{PLANS}/{plan['id']}/accept", {})
     assert res.status_code == 409
     assert res.json()["detail"] == (
-        f"The day changed since this plan was made: {rows[order[1]].number} was cancelled. Plan the day again."
+        f"The day changed since this plan was made: {rows[order[1]].number} was cancelled. "
+        "Plan the day again."
     )
 
 
@@ -181,7 +182,7 @@ def test_accept_per_truck_and_adjusted_routes_never_move_an_order_in_delivery(
     assert res.status_code == 200, res.json()
     assert res.json()["data"]["kept_in_delivery"] == 1
     with in_tenant(tenant_a):
-        rows = {o.pk: o for o in SalesOrder.objects.filter(pk__in=others + [moving.pk])}
+        rows = {o.pk: o for o in SalesOrder.objects.filter(pk__in=[*others, moving.pk])}
         assert [rows[i].stop_sequence for i in others] == [2, 3, 4]
         assert {rows[i].truck_id for i in others} == {t2}
         assert rows[moving.pk].status == "in_delivery" and rows[moving.pk].stop_sequence == 1

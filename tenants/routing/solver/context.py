@@ -23,6 +23,12 @@ class Context:
     trucks: dict[Id, Truck]
     terminals: dict[Id, Terminal]
     index: dict[Location, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def units_per_mile(self) -> float:
+        """Matrix units in a mile: metres, or (planar metric) one unit is costed as one mile."""
+        return 1.0 if self.problem.settings.metric == "euclidean" else METRES_PER_MILE
 
     def at(self, location: Location) -> int:
         return self.index[location]
@@ -47,7 +53,13 @@ def build(problem: Problem) -> Context:
         add(terminal.location)
     for stop in problem.stops:
         add(stop.location)
-    dist, dur = distances.matrix(points, problem.settings)
+    notes: list[str] = []
+    try:
+        dist, dur = distances.matrix(points, problem.settings)
+    except distances.DistanceError as exc:
+        # The road engine is down: plan on great-circle distances rather than not at all, and say so.
+        dist, dur = distances.great_circle(points, problem.settings)
+        notes.append(f"{exc}; great-circle distances x {problem.settings.circuity} used instead")
     return Context(
         problem=problem,
         points=points,
@@ -57,4 +69,5 @@ def build(problem: Problem) -> Context:
         trucks={t.id: t for t in problem.trucks},
         terminals={t.id: t for t in problem.terminals},
         index=index,
+        notes=notes,
     )

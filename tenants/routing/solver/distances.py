@@ -55,7 +55,7 @@ def great_circle(locations: Sequence[Location], settings: Settings) -> tuple[np.
 
 
 def osrm_table(
-    locations: Sequence[Location], base_url: str, timeout: float = 30.0
+    locations: Sequence[Location], base_url: str, timeout: float = 30.0, block: int = OSRM_BLOCK
 ) -> tuple[np.ndarray, np.ndarray]:
     """OSRM `GET /table/v1/driving/{lng,lat;...}?annotations=distance,duration&sources=..&destinations=..`."""
     n = len(locations)
@@ -65,12 +65,12 @@ def osrm_table(
         return dist, dur
     coords = ";".join(f"{loc.lng:.6f},{loc.lat:.6f}" for loc in locations)
     url0 = f"{base_url.rstrip('/')}/table/v1/driving/{coords}?annotations=distance,duration"
-    for s0 in range(0, n, OSRM_BLOCK):
-        src = list(range(s0, min(n, s0 + OSRM_BLOCK)))
-        for d0 in range(0, n, OSRM_BLOCK):
-            dst = list(range(d0, min(n, d0 + OSRM_BLOCK)))
+    for s0 in range(0, n, block):
+        src = list(range(s0, min(n, s0 + block)))
+        for d0 in range(0, n, block):
+            dst = list(range(d0, min(n, d0 + block)))
             url = url0
-            if n > OSRM_BLOCK:
+            if n > block:
                 url += "&sources=" + ";".join(map(str, src)) + "&destinations=" + ";".join(map(str, dst))
             body = _get_json(url, timeout)
             if body.get("code") != "Ok":

@@ -12,7 +12,7 @@ The model given to PyVRP (docs/routing-solver.md says why):
   load is never free;
 - a stop a truck may not serve (skill, max truck size, product, fixed to another truck) is out of
   reach of that truck's routing profile (its edges cost ~10,000 km and a day of driving);
-- the costs are cost per mile and cost per hour, in units of 1e-5 dollar.
+- the costs are cost per mile, cost per hour and a truck's fixed cost, in units of 1e-4 dollar.
 Compartments are not in PyVRP's model (it only knows totals): each load the solver proposes is
 checked exactly (compartments.assign) and the route split again where a load does not fit.
 """
@@ -20,6 +20,7 @@ checked exactly (compartments.assign) and the route split again where a load doe
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -27,18 +28,23 @@ from importlib.metadata import version
 import numpy as np
 import pyvrp
 from pyvrp import Client, Depot, ProblemData, VehicleType
+from pyvrp.exceptions import PenaltyBoundWarning
 from pyvrp.stop import MaxRuntime
 
 from tenants.routing.solver import compartments as comp
-from tenants.routing.solver.context import METRES_PER_MILE, Context, build
+from tenants.routing.solver.context import Context, build
 from tenants.routing.solver.evaluate import decode, totals
 from tenants.routing.solver.plan import Plan, Route, Unplanned
 from tenants.routing.solver.problem import Id, Problem, Stop, Truck
+from tenants.routing.solver.screening import screen
 
-COST_SCALE = 100_000  # solver cost units per dollar
+COST_SCALE = 10_000  # solver cost units per dollar (PyVRP's penalties are calibrated for small units)
 FAR_M = 10_000_000  # an edge a truck may not take
 FAR_S = 86_400 * 3
 INT_MAX = int(np.iinfo(np.int64).max)
+SOLVE_PARAMS = pyvrp.SolveParams()
+MISFIT_WORTH = 0.5  # a sampled load that does not share out counts this much (the decoder splits it)
+DECODE_S_PER_STOP = 0.004  # kept for the decoding out of the time budget
 
 
 @dataclass
@@ -47,6 +53,7 @@ class _Model:
     stops: list[Stop]  # client i -> stop
     groups: list[list[Truck]]  # vehicle type -> its trucks
     products: list[str]
+    scale: float  # solver cost units per dollar
 
 
 def solve(
@@ -60,12 +67,12 @@ def solve(
     on_progress(fraction of the time budget, best cost in dollars or -1 while none is feasible)."""
     started = time.perf_counter()
     ctx = build(problem)
-    notes = [f"truck {t.id}: no driver, not used" for t in problem.trucks if t.driver_id is None]
+    notes = ctx.notes + [f"truck {t.id}: no driver, not used" for t in problem.trucks if t.driver_id is None]
     trucks = [t for t in problem.trucks if t.driver_id is not None]
     unplanned: list[Unplanned] = []
     eligible: dict[Id, list[Truck]] = {}
     for stop in problem.stops:
-        reason, fleet = _screen(ctx, stop, trucks)
+        reason, fleet = screen(ctx, stop, trucks)
         if reason:
             unplanned.append(Unplanned(stop.id, reason))
         else:
@@ -75,10 +82,20 @@ def solve(
     complete = True
     if stops and trucks:
         model = _model(ctx, stops, trucks, eligible)
-        stopper = _Stopper(seconds, on_progress, should_stop)
-        result = pyvrp.solve(model.data, stop=stopper, seed=seed, collect_stats=False, display=False)
+        # The budget covers it all: what was spent building the model, and the decoding to come.
+        # (The decoding slows down with the machine's load like the building did: half of it is kept.)
+        spent = time.perf_counter() - started
+        budget = seconds - spent - DECODE_S_PER_STOP * len(stops) - 0.5 * spent
+        stopper = _Stopper(max(0.05, budget), on_progress, should_stop, model.scale)
+        with warnings.catch_warnings():
+            # PyVRP warns when a penalty reaches its bound (a hard day): the plan's repair and
+            # unplanned reasons say what could not be done; the worker's log needs no warning.
+            warnings.simplefilter("ignore", PenaltyBoundWarning)
+            result = pyvrp.solve(
+                model.data, stop=stopper, seed=seed, collect_stats=False, display=False, params=SOLVE_PARAMS
+            )
         complete = not stopper.stopped_early
-        routes, dropped = _decode(ctx, model, result.best)
+        routes, dropped = _decode(ctx, model, result.best, eligible, deadline=started + seconds)
         unplanned += dropped
         if on_progress is not None:
             on_progress(1.0, round(sum(_route_cost(ctx, r) for r in routes)))
@@ -103,7 +120,9 @@ class _Stopper:
         seconds: float,
         on_progress: Callable[[float, int], None] | None,
         should_stop: Callable[[], bool] | None,
+        scale: float,
     ) -> None:
+        self.scale = scale
         self.runtime = MaxRuntime(max(0.0, seconds))
         self.seconds = max(seconds, 1e-9)
         self.on_progress = on_progress
@@ -119,7 +138,7 @@ class _Stopper:
         if now - self.last_poll >= 0.5:
             self.last_poll = now
             if self.on_progress is not None:
-                cost = -1 if best_cost >= INT_MAX // 2 else round(best_cost / COST_SCALE)
+                cost = -1 if best_cost >= INT_MAX // 2 else round(best_cost / self.scale)
                 self.on_progress(min(1.0, now / self.seconds), cost)
             if self.should_stop is not None and self.should_stop():
                 self.stopped_early = True
@@ -127,85 +146,14 @@ class _Stopper:
         return False
 
 
-def _screen(ctx: Context, stop: Stop, trucks: list[Truck]) -> tuple[str | None, list[Truck]]:
-    """Why this stop cannot be served by any truck (None: it can), and the trucks that may serve it."""
-    if stop.location is None:
-        return "no coordinates for the ship-to", []
-    products = {p for p, g in stop.demand.items() if g > 0}
-    if not products:
-        return "nothing to deliver", []
-    at_terminals = (
-        set().union(*(t.products for t in ctx.problem.terminals)) if ctx.problem.terminals else set()
-    )
-    missing = products - at_terminals
-    if missing:
-        return f"no terminal has {', '.join(sorted(missing))}", []
-    if not ctx.terminals_with(products):
-        return f"no terminal has all of {', '.join(sorted(products))}", []
-    all_trucks = list(ctx.problem.trucks)
-    carried = set().union(*(t.products for t in all_trucks)) if all_trucks else set()
-    missing = products - carried
-    if missing:
-        return f"no truck carries {', '.join(sorted(missing))}", []
-    if stop.fixed_truck is not None:
-        fixed = ctx.trucks.get(stop.fixed_truck)
-        if fixed is None:
-            return f"fixed to truck {stop.fixed_truck}, not available today", []
-        if fixed.driver_id is None:
-            return f"fixed to truck {stop.fixed_truck}, which has no driver", []
-        fleet = [fixed]
-    else:
-        fleet = list(trucks)
-        if not fleet:
-            return "no truck with a driver", []
-    fleet = [t for t in fleet if products <= t.products]
-    if not fleet:
-        return f"no available truck carries {', '.join(sorted(products))}", []
-    step = [t for t in fleet if stop.skills <= t.skills]
-    if not step:
-        return f"no truck has {', '.join(sorted(stop.skills))}", []
-    fleet = step
-    if stop.max_truck_gallons is not None:
-        step = [t for t in fleet if t.gallons_total <= stop.max_truck_gallons]
-        if not step:
-            return f"no truck small enough for the site (at most {stop.max_truck_gallons} gal)", []
-        fleet = step
-    step = [t for t in fleet if comp.fits(t.compartments, stop.demand)]
-    if not step:
-        return f"{stop.gallons} gal bigger than any truck's compartments", []
-    fleet = step
-    step = [t for t in fleet if _reachable(ctx, stop, t)]
-    if not step:
-        return "window unreachable within any driver's shift", []
-    return None, step
-
-
-def _reachable(ctx: Context, stop: Stop, truck: Truck) -> bool:
-    """A truck serving only this stop (yard, best terminal, stop, yard) meets its window and shift."""
-    assert stop.location is not None
-    yard, home, here = ctx.at(truck.start), ctx.at(truck.end), ctx.at(stop.location)
-    terminals = ctx.terminals_with({p for p, g in stop.demand.items() if g > 0})
-    lo, hi = stop.window if stop.window is not None else (0, 10**9)
-    load_s = ctx.problem.settings.terminal_service_s
-    for t in terminals:
-        ti = ctx.at(t.location)
-        to_stop = int(ctx.dur[yard, ti]) + load_s + int(ctx.dur[ti, here])
-        arrive = truck.shift[0] + to_stop
-        if arrive > hi:
-            continue
-        back = int(ctx.dur[here, home])
-        done = max(arrive, lo) + stop.service_s + back
-        if done > truck.shift[1]:
-            continue
-        duty = to_stop + stop.service_s + back  # leaving later rather than waiting
-        if duty > truck.max_duty_s:
-            continue
-        return True
-    return False
-
-
 def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[Id, list[Truck]]) -> _Model:
     settings = ctx.problem.settings
+    # Costs in integer units: 1e-4 dollar on road distances in metres; on planar instances one unit
+    # per distance unit when the costs per mile are whole (CVRPLIB: cost = distance), else 1/100.
+    if ctx.problem.settings.metric == "euclidean":
+        scale = 1.0 if all(float(t.cost_per_mile).is_integer() for t in trucks) else 100.0
+    else:
+        scale = float(COST_SCALE)
     products = sorted({p for s in stops for p, g in s.demand.items() if g > 0})
     terminals = list(ctx.problem.terminals)
     # Vehicle types: identical trucks (and the same reachable stops) share one.
@@ -224,28 +172,45 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
             t.max_duty_s,
             t.cost_per_mile,
             t.cost_per_hour,
+            t.fixed_cost,
             reach[t.id],
         )
         keyed.setdefault(key, []).append(t)
     groups = list(keyed.values())
-    starts = list(dict.fromkeys(g[0].start for g in groups))
+    # Where a truck may (re)load in the solver's model: the terminals having every product it may
+    # carry today, so that any load PyVRP makes up can be made there (PyVRP's reloads know no
+    # products). The decoder then loads each trip at the best terminal having that trip's products,
+    # which can only be nearer. No such terminal: those having one of its products.
+    day_products = set(products)
+
+    def loading(t: Truck) -> tuple[int, ...]:
+        need = t.products & day_products
+        full = tuple(i for i, term in enumerate(terminals) if need <= term.products)
+        return full or tuple(i for i, term in enumerate(terminals) if term.products & need)
+
+    starts = list(dict.fromkeys((g[0].start, loading(g[0])) for g in groups))
     ends = list(dict.fromkeys(g[0].end for g in groups))
     # PyVRP locations: virtual starts, end yards, terminals, then the stops; `base` maps them to ctx.
-    base = [ctx.at(y) for y in starts] + [ctx.at(y) for y in ends] + [ctx.at(t.location) for t in terminals]
+    base = (
+        [ctx.at(y) for y, _ in starts] + [ctx.at(y) for y in ends] + [ctx.at(t.location) for t in terminals]
+    )
     n_dep = len(base)
     base += [ctx.at(s.location) for s in stops]  # type: ignore[arg-type]
     idx = np.array(base)
     dist = ctx.dist[np.ix_(idx, idx)].astype(np.int64)
     dur = ctx.dur[np.ix_(idx, idx)].astype(np.int64)
-    # A virtual start reaches a stop through the terminal (having the stop's products) that makes
-    # the way shortest, and spends the loading time there.
+    # A virtual start reaches a stop through the terminal (of its loading terminals, having the
+    # stop's products) that makes the way shortest, and spends the loading time there.
     t_idx = np.array([ctx.at(t.location) for t in terminals])
-    for k, y in enumerate(starts):
+    for k, (y, where) in enumerate(starts):
         yi = ctx.at(y)
         for c, s in enumerate(stops):
-            ok = [
-                i for i, t in enumerate(terminals) if {p for p, g in s.demand.items() if g > 0} <= t.products
-            ]
+            wants = {p for p, g in s.demand.items() if g > 0}
+            ok = [i for i in where if wants <= terminals[i].products]
+            if not ok:
+                dist[k, n_dep + c] = FAR_M
+                dur[k, n_dep + c] = FAR_S
+                continue
             ci = ctx.at(s.location)  # type: ignore[arg-type]
             via = ctx.dist[yi, t_idx[ok]] + ctx.dist[t_idx[ok], ci]
             best = ok[int(np.argmin(via))]
@@ -268,10 +233,12 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
             cols = [stop_pos[sid] for sid in everyone - r]
             d2[:, cols] = FAR_M
             t2[:, cols] = FAR_S
+            np.fill_diagonal(d2, 0)
+            np.fill_diagonal(t2, 0)
             profile_of[r] = len(dists)
             dists.append(d2)
             durs.append(t2)
-    locations = [pyvrp.Location(x=float(i), y=0.0) for i in range(len(base))]
+    locations = [pyvrp.Location(x=float(b), y=0.0) for b in base]  # x: the point in ctx's matrix
     depots = [Depot(location=k) for k in range(len(starts) + len(ends))]
     depots += [
         Depot(location=len(starts) + len(ends) + i, service_duration=settings.terminal_service_s)
@@ -287,38 +254,109 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
                 service_duration=s.service_s,
                 tw_early=lo,
                 tw_late=hi,
-                prize=(s.prize or 0) * COST_SCALE // 100,
+                prize=round((s.prize or 0) * scale / 100),
                 required=s.prize is None,
                 name=str(s.id),
             )
         )
+    usable = _calibrate(ctx, stops, {g[0].compartments for g in groups})
+    biggest: dict[tuple[int, ...], int] = {}
+    for s in stops:
+        for t in eligible[s.id]:
+            biggest[t.compartments] = max(biggest.get(t.compartments, 0), s.gallons)
     vtypes = []
     for g in groups:
         t = g[0]
-        reload = [
-            len(starts) + len(ends) + i for i, term in enumerate(terminals) if term.products & t.products
-        ]
+        usable_gal = max(usable[t.compartments], biggest.get(t.compartments, 0))
+        reload = [len(starts) + len(ends) + i for i in loading(t)]
+        # Identical trucks, as many as the stops they may serve, at a yard that is their terminal and
+        # free to use: a second load is the same as a second truck, so PyVRP searches one-load
+        # routes only (a smaller neighbourhood; CVRPLIB's unlimited fleets are such).
+        home = {terminals[i].location for i in loading(t)}
+        if (
+            len(g) >= len(reach[t.id])
+            and t.fixed_cost == 0
+            and t.start in home
+            and t.end == t.start
+            and t.max_duty_s >= t.shift[1] - t.shift[0]
+        ):
+            reload = []
         vtypes.append(
             VehicleType(
                 num_available=len(g),
-                capacity=[t.gallons_total] + [t.gallons_total if p in t.products else 0 for p in products],
-                start_depot=starts.index(t.start),
+                capacity=[usable_gal] + [t.gallons_total if p in t.products else 0 for p in products],
+                start_depot=starts.index((t.start, loading(t))),
                 end_depot=len(starts) + ends.index(t.end),
                 tw_early=t.shift[0],
                 tw_late=t.shift[1],
                 shift_duration=t.max_duty_s,
-                unit_distance_cost=max(1, round(t.cost_per_mile * COST_SCALE / METRES_PER_MILE)),
-                unit_duration_cost=round(t.cost_per_hour * COST_SCALE / 3600),
+                unit_distance_cost=max(1, round(t.cost_per_mile * scale / ctx.units_per_mile)),
+                unit_duration_cost=round(t.cost_per_hour * scale / 3600),
+                fixed_cost=round(t.fixed_cost * scale),
                 profile=profile_of[reach[t.id]],
                 reload_depots=reload,
                 name=str(t.id),
             )
         )
     data = ProblemData(locations, clients, depots, vtypes, dists, durs)
-    return _Model(data=data, stops=stops, groups=groups, products=products)
+    return _Model(
+        data=data,
+        stops=stops,
+        groups=groups,
+        products=products,
+        scale=scale,
+    )
 
 
-def _decode(ctx: Context, model: _Model, solution: pyvrp.Solution) -> tuple[list[Route], list[Unplanned]]:
+def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], samples: int = 150) -> dict:
+    """The gallons PyVRP may put on one load of a truck with these compartments.
+
+    PyVRP knows a truck's total, not its compartments: a load within the total may still not share
+    out (3 products in 3 compartments, each product in one). Loads of this day's stops are sampled
+    (a stop and some of its 40 nearest neighbours, as the solver's trips are) for each cap from 55 % to
+    100 % of the total, and the cap that carries the most per load wins, a load that does not fit
+    counting as half (the decoder splits it in two). 100 % on a one-product day.
+    """
+    out: dict[tuple[int, ...], int] = {}
+    if len(stops) < 2 or len({p for s in stops for p in s.demand}) < 2:
+        return {c: sum(c) for c in configs}  # one product: any load within the total fits
+    rng = np.random.default_rng(7)
+    at = np.array([ctx.at(s.location) for s in stops])  # type: ignore[arg-type]
+    sub = ctx.dist[np.ix_(at, at)]
+    near = np.argsort(sub, axis=1)[:, 1:41]
+    seeds = rng.integers(0, len(stops), size=samples)
+    orders = [rng.permutation(near.shape[1]) for _ in range(samples)]
+    for config in configs:
+        total = sum(config)
+        best, best_score = total, -1.0
+        for frac in np.arange(0.55, 1.0001, 0.025):
+            cap = int(total * frac)
+            score = 0.0
+            for seed, order in zip(seeds, orders, strict=True):
+                load: dict[str, int] = {}
+                gallons = 0
+                for k in [int(seed), *(int(near[seed, o]) for o in order)]:
+                    g = stops[k].gallons
+                    if gallons + g > cap:
+                        continue
+                    gallons += g
+                    for p, q in stops[k].demand.items():
+                        load[p] = load.get(p, 0) + q
+                if gallons:
+                    score += gallons if comp.fits(config, load) else gallons * MISFIT_WORTH
+            if score >= best_score - 1e-9:  # ties: the bigger cap
+                best, best_score = cap, score
+        out[config] = best
+    return out
+
+
+def _decode(
+    ctx: Context,
+    model: _Model,
+    solution: pyvrp.Solution,
+    eligible: dict[Id, list[Truck]],
+    deadline: float = 0.0,
+) -> tuple[list[Route], list[Unplanned]]:
     free = [list(g) for g in model.groups]
     routes: list[Route] = []
     unplanned: list[Unplanned] = []
@@ -332,6 +370,10 @@ def _decode(ctx: Context, model: _Model, solution: pyvrp.Solution) -> tuple[list
         if route is not None:
             routes.append(route)
             served.update(route.stop_ids)
+    idle = [t for g in free for t in g]
+    unplanned = _reinsert(ctx, routes, unplanned, eligible, idle)
+    routes = _consolidate(ctx, routes, eligible, deadline)
+    served = {sid for r in routes for sid in r.stop_ids}
     for s in model.stops:
         if s.id in served or any(u.stop_id == s.id for u in unplanned):
             continue
@@ -340,6 +382,96 @@ def _decode(ctx: Context, model: _Model, solution: pyvrp.Solution) -> tuple[list
         else:
             unplanned.append(Unplanned(s.id, "no room in any truck's shift"))
     return routes, unplanned
+
+
+def _reinsert(
+    ctx: Context,
+    routes: list[Route],
+    dropped: list[Unplanned],
+    eligible: dict[Id, list[Truck]],
+    idle: list[Truck],
+    tries: int = 8,
+) -> list[Unplanned]:
+    """Put the required stops the decoder had to take out (a load that did not share out into the
+    compartments cost a reload, and the time ran out) back where they fit: the cheapest insertions
+    (by added distance) into the other routes, or an idle truck, each checked by the decoder."""
+    left: list[Unplanned] = []
+    for u in dropped:
+        stop = ctx.stops[u.stop_id]
+        if stop.prize is not None or stop.location is None:
+            left.append(u)
+            continue
+        at = ctx.at(stop.location)
+        allowed = {t.id for t in eligible.get(stop.id, [])}
+        options: list[tuple[float, int, int]] = []  # (added metres, route index or -1 - idle index, position)
+        for ri, route in enumerate(routes):
+            if route.truck_id not in allowed:
+                continue
+            truck = ctx.trucks[route.truck_id]
+            points = (
+                [ctx.at(truck.start)]
+                + [
+                    ctx.at(ctx.stops[sid].location)  # type: ignore[arg-type]
+                    for sid in route.stop_ids
+                ]
+                + [ctx.at(truck.end)]
+            )
+            pinned = (
+                max((ctx.stops[sid].fixed_position or 0) + 1 for sid in route.stop_ids)
+                if any(ctx.stops[sid].fixed_position is not None for sid in route.stop_ids)
+                else 0
+            )
+            for pos in range(pinned, len(points) - 1):
+                a, b = points[pos], points[pos + 1]
+                options.append((float(ctx.dist[a, at] + ctx.dist[at, b] - ctx.dist[a, b]), ri, pos))
+        for k, truck in enumerate(idle):
+            if truck.id in allowed:
+                options.append((float(ctx.dist[ctx.at(truck.start), at] * 2), -1 - k, 0))
+        options.sort()
+        placed = False
+        for _, ri, pos in options[:tries]:
+            if ri >= 0:
+                truck = ctx.trucks[routes[ri].truck_id]
+                seq = list(routes[ri].stop_ids)
+                seq.insert(pos, stop.id)
+            else:
+                truck = idle[-1 - ri]
+                seq = [stop.id]
+            route = decode(ctx, truck, seq)
+            if route.violations:
+                continue
+            if ri >= 0:
+                routes[ri] = route
+            else:
+                routes.append(route)
+                idle.remove(truck)
+            placed = True
+            break
+        if not placed:
+            left.append(u)
+    return left
+
+
+def _consolidate(
+    ctx: Context, routes: list[Route], eligible: dict[Id, list[Truck]], deadline: float
+) -> list[Route]:
+    """Fewer trucks where it pays: the shortest routes (no stop in delivery on them) are emptied
+    into the others when every stop finds a place the decoder accepts and the plan's cost goes down
+    (each truck saved is a drive to a terminal and back to its yard). Until the time budget ends."""
+
+    def cost(rs: list[Route]) -> float:
+        return sum(_route_cost(ctx, r) for r in rs)
+
+    for victim in sorted(routes, key=lambda r: len(r.stop_ids)):
+        if time.perf_counter() >= deadline:
+            break
+        if any(ctx.stops[sid].fixed_truck is not None for sid in victim.stop_ids):
+            continue
+        trial = [r for r in routes if r is not victim]
+        left = _reinsert(ctx, trial, [Unplanned(sid, "") for sid in victim.stop_ids], eligible, [])
+        if not left and cost(trial) < cost(routes) - 0.01:
+            routes = trial
+    return routes
 
 
 def _fixed_positions(ctx: Context, seq: list[Id]) -> list[Id]:
@@ -378,4 +510,4 @@ def _repair(ctx: Context, truck: Truck, seq: list[Id]) -> tuple[Route | None, li
 
 def _route_cost(ctx: Context, route: Route) -> float:
     truck = ctx.trucks[route.truck_id]
-    return route.miles * truck.cost_per_mile + route.hours * truck.cost_per_hour
+    return route.miles * truck.cost_per_mile + route.hours * truck.cost_per_hour + truck.fixed_cost

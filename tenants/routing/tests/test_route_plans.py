@@ -192,25 +192,27 @@ def test_accept_per_truck_and_adjusted_routes_never_move_an_order_in_delivery(
     with in_tenant(tenant_a):
         assert SalesOrder.objects.filter(status="assigned").count() == 0  # nothing changed
 
-    # Per truck: only T-101's route is assigned.
-    res = api_a.post(f"{PLANS}/{plan['id']}/accept", {"truck_ids": [t1]})
-    assert res.status_code == 200, res.json()
-    with in_tenant(tenant_a):
-        assigned = set(SalesOrder.objects.filter(status="assigned").values_list("pk", flat=True))
-        assert assigned == set(routes.get(t1, []))
-        assert SalesOrder.objects.get(pk=moving.pk).truck_id == t2
-
-    # Adjusted: all three others on T-102 behind the order in delivery, in this order.
-    res = api_a.post(
-        f"{PLANS}/{plan['id']}/accept", {"routes": [{"truck_id": t2, "stop_ids": [moving.pk, *others]}]}
-    )
+    # Per truck: only T-102's route (with the order in delivery, kept as it is) is assigned.
+    res = api_a.post(f"{PLANS}/{plan['id']}/accept", {"truck_ids": [t2]})
     assert res.status_code == 200, res.json()
     assert res.json()["data"]["kept_in_delivery"] == 1
+    assert res.json()["data"]["assigned"] == len(routes[t2]) - 1
+    with in_tenant(tenant_a):
+        assigned = set(SalesOrder.objects.filter(status="assigned").values_list("pk", flat=True))
+        assert assigned == set(routes[t2]) - {moving.pk}
+        kept = SalesOrder.objects.get(pk=moving.pk)
+        assert (kept.status, kept.truck_id, kept.stop_sequence) == ("in_delivery", t2, 1)
+
+    # Adjusted: the three others on T-101 in this order; T-102 keeps only the order in delivery.
+    res = api_a.post(f"{PLANS}/{plan['id']}/accept", {"routes": [{"truck_id": t1, "stop_ids": others[::-1]}]})
+    assert res.status_code == 200, res.json()
+    assert res.json()["data"]["assigned"] == 3
     with in_tenant(tenant_a):
         rows = {o.pk: o for o in SalesOrder.objects.filter(pk__in=[*others, moving.pk])}
-        assert [rows[i].stop_sequence for i in others] == [2, 3, 4]
-        assert {rows[i].truck_id for i in others} == {t2}
-        assert rows[moving.pk].status == "in_delivery" and rows[moving.pk].stop_sequence == 1
+        assert [rows[i].stop_sequence for i in others[::-1]] == [1, 2, 3]
+        assert {rows[i].truck_id for i in others} == {t1}
+        assert {rows[i].driver_id for i in others} == {md["drivers"][0].pk}
+        assert (rows[moving.pk].status, rows[moving.pk].truck_id) == ("in_delivery", t2)
 
 
 def test_plan_rules_bad_input_and_permissions(

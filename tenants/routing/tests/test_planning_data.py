@@ -164,3 +164,28 @@ def test_site_constraints_crud_and_one_per_ship_to(api_a, tenant_a, in_tenant):
     assert api_a.get(SITE).json()["data"]["total"] == 1
     driver = Api(token_for(tenant_a, role="Driver", email="drv-routing@alpha.test"))
     assert driver.post(SITE, {"ship_to_id": md["ship_to"].pk}).status_code == 403
+
+
+def test_each_list_has_all_export_and_delete(api_a, tenant_a, in_tenant):
+    from tenants.sales.tests.helpers import master_data
+
+    with in_tenant(tenant_a):
+        md = master_data()
+    made = {
+        TRUCK_ROUTING: api_a.post(TRUCK_ROUTING, {"truck_id": md["truck"].pk}),
+        DRIVER_SHIFT: api_a.post(
+            DRIVER_SHIFT, {"driver_id": md["driver"].pk, "start": "07:00", "end": "15:00"}
+        ),
+        SITE: api_a.post(SITE, {"ship_to_id": md["ship_to"].pk, "max_truck_gallons": 2500}),
+    }
+    for path, res in made.items():
+        assert res.status_code == 201, res.json()
+        row_id = res.json()["data"]["id"]
+        everything = api_a.get(f"{path}/all")
+        assert everything.status_code == 200
+        assert [r["id"] for r in everything.json()["data"]] == [row_id]
+        csv = api_a.get(f"{path}/export")
+        assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")
+        assert len(csv.content.decode("utf-8-sig").strip().splitlines()) == 2  # header + the row
+        assert api_a.delete(f"{path}/{row_id}").status_code == 200
+        assert api_a.get(f"{path}/{row_id}").status_code == 404

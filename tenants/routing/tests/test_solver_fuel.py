@@ -145,3 +145,31 @@ def test_the_baseline_is_feasible_and_the_solver_beats_it_on_a_small_day() -> No
     assert plan.miles < base.miles
     # The day's own rules are kept: late nowhere, fixed stops on their trucks.
     assert plan.late_stops == 0
+
+
+def test_a_stop_on_a_truck_that_may_not_serve_it_is_moved_to_one_that_may() -> None:
+    """When time runs out PyVRP's best may still be infeasible (a profile only makes the wrong truck
+    costly): the repair takes such stops off and the reinsertion puts them where they belong."""
+    from tenants.routing.solver import solve as solver
+    from tenants.routing.solver.context import build
+    from tenants.routing.solver.screening import screen
+
+    stops = [
+        Stop("a", Location(3000, 0), {"ULSD": 800}, service_s=300),
+        Stop(
+            "pinned", Location(0, 3000), {"ULSD": 800}, service_s=300, fixed_truck="small", fixed_position=0
+        ),
+        Stop("b", Location(3000, 3000), {"ULSD": 800}, service_s=300),
+    ]
+    problem = planar(stops)
+    ctx = build(problem)
+    eligible = {s.id: screen(ctx, s, problem.trucks)[1] for s in stops}
+    big = ctx.trucks["big"]
+    route, dropped = solver._repair(ctx, big, ["a", "pinned", "b"], eligible)
+    assert route is not None and route.stop_ids == ["a", "b"]
+    assert [u.stop_id for u in dropped] == ["pinned"]
+    small_route = solver.decode(ctx, ctx.trucks["small"], ["b"])
+    routes = [route, small_route]
+    left = solver._reinsert(ctx, routes, dropped, eligible, [])
+    assert left == []
+    assert routes[1].truck_id == "small" and routes[1].stop_ids[0] == "pinned"

@@ -40,6 +40,11 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "tank_reading",
             "weather_zone",
             "daily_temperature",
+            "route_plan",
+            "routing_settings",
+            "truck_routing",
+            "driver_shift",
+            "site_constraint",
         },
         {
             "customer",

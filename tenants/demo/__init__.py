@@ -11,6 +11,7 @@ SEED_MODULES = [
     "tenants.demo.driver_day",  # the demo driver's stops for today (driver portal)
     "tenants.demo.purchasing",
     "tenants.demo.forecast",  # keep-full tanks with a delivery history (after pricing and sales)
+    "tenants.demo.routing",  # drivers' shifts and trucks' routing data: "Plan the day" has a day
 ]
 
 

@@ -4,7 +4,7 @@ const num = (v: number | string | null | undefined) => (v === null || v === unde
 
 /** Seconds since the day's midnight as a clock time; past midnight says so. */
 export function clock(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined) return '—';
+  if (seconds === null || seconds === undefined || Number.isNaN(seconds)) return '—';
   const s = Math.round(seconds / 60) * 60;
   const day = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);

@@ -61,6 +61,7 @@ class _Queues:
     imports: str = "imports"
     inbox: str = "inbox"
     backups: str = "backups"  # nightly company backups and data exports
+    planning: str = "planning"  # route planning ("Plan the day": a solver busy for its time budget)
 
 
 QUEUES = _Queues()

@@ -19,4 +19,5 @@ import tenants.invoicing.tasks  # noqa: E402
 import tenants.jobs.tasks  # noqa: E402
 import tenants.mail.tasks  # noqa: E402
 import tenants.quickbooks.tasks  # noqa: E402
+import tenants.routing.tasks  # noqa: E402
 import tenants.sales.tasks  # noqa: E402,F401

@@ -36,6 +36,11 @@ ROLE_RESOURCES: dict[str, tuple[str, set[str], set[str]]] = {
             "dispatch",
             "customer_ship_to",
             "asset",
+            "route_plan",
+            "routing_settings",
+            "truck_routing",
+            "driver_shift",
+            "site_constraint",
         },
         {
             "customer",

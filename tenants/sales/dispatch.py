@@ -125,9 +125,13 @@ def _unit(asset_id: int | None, label: str, *, trailer: bool = False) -> Company
 
 
 def check_assignment(
-    order: SalesOrder, driver_id: int, truck_id: int, trailer_id: int | None
+    order: SalesOrder, driver_id: int, truck_id: int, trailer_id: int | None, *, one_load: bool = True
 ) -> tuple[Driver, CompanyAsset, CompanyAsset | None]:
-    """The driver and units exist and are active, and the truck's day still fits with this order."""
+    """The driver and units exist and are active, and the truck's day still fits with this order.
+
+    `one_load=False`: the route planner's accept (tenants/routing), whose routes may reload at a
+    terminal during the day; each of its loads was checked against the compartments by the planner's
+    checker, so the one-load-a-day rule is not applied here."""
     driver = Driver.objects.filter(pk=driver_id).first()
     if driver is None:
         raise ApiError(422, f"{ASSIGN_ERROR}: no driver with id {driver_id}.")
@@ -136,6 +140,8 @@ def check_assignment(
     truck = _unit(truck_id, "truck")
     trailer = _unit(trailer_id, "trailer", trailer=True)
     assert truck is not None
+    if not one_load:
+        return driver, truck, trailer
     day_orders = list(
         truck_day_orders(truck.pk, order.planned_date).exclude(pk=order.pk).prefetch_related(_LINES)
     )

@@ -166,9 +166,14 @@ def assign(
     trailer_id: int | None = None,
     stop_sequence: int | None = None,
     by: Any = None,
+    one_load: bool = True,
 ) -> SalesOrder:
+    """`one_load=False`: the route planner's accept (routes with reloads; dispatch.check_assignment)."""
+
     def check(current: SalesOrder) -> dict[str, Any]:
-        driver, truck, trailer = dispatch.check_assignment(current, driver_id, truck_id, trailer_id)
+        driver, truck, trailer = dispatch.check_assignment(
+            current, driver_id, truck_id, trailer_id, one_load=one_load
+        )
         return {
             "driver": {"id": driver.pk, "name": driver.name},
             "truck": {"id": truck.pk, "asset_number": truck.asset_number},

@@ -1784,6 +1784,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/driver-shift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List driver shifts */
+        get: operations["driver_shift_list"];
+        put?: never;
+        /** Create a driver shift */
+        post: operations["driver_shift_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/driver-shift/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a driver shift */
+        get: operations["driver_shift_get"];
+        /** Update a driver shift */
+        put: operations["driver_shift_update"];
+        post?: never;
+        /** Delete a driver shift */
+        delete: operations["driver_shift_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/driver-shift/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All driver shifts */
+        get: operations["driver_shift_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/driver-shift/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export driver shifts as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["driver_shift_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/driver/{id}": {
         parameters: {
             query?: never;
@@ -4279,6 +4353,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/route-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest plans (of a day, with planned_date), newest first */
+        get: operations["route_plan_list"];
+        put?: never;
+        /**
+         * Plan the day: queue the planner for a day with a time budget
+         * @description The worker (job log kind `route_plan`, queue `planning`) builds the day's problem, solves it within `seconds` (default: the settings') and stores the best plan. 409 while the day is already being planned.
+         */
+        post: operations["route_plan_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-plan/{plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A plan: status, progress, routes with loads and ETAs, unplanned orders, the current plan */
+        get: operations["route_plan_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-plan/{plan_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the plan (all, some trucks, or adjusted routes): assigns orders through the workflow
+         * @description Each accepted truck's stops are assigned to it and its shift's driver in order; its other orders of the day go back to verified. An order in delivery is never moved. 409 naming what changed when the day changed since the plan.
+         */
+        post: operations["route_plan_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-plan/{plan_id}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** ETAs, loads, slack and violations of adjusted routes (no solving; nothing is saved) */
+        post: operations["route_plan_evaluate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/route-plan/{plan_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop the planner: the best plan found so far is kept */
+        post: operations["route_plan_stop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routing-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's routing settings (the defaults until first saved) */
+        get: operations["routing_settings_get"];
+        /** Save the routing settings (every field; omitted ones take their default) */
+        put: operations["routing_settings_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales-order/sales-orders": {
         parameters: {
             query?: never;
@@ -4479,6 +4663,80 @@ export interface paths {
          * @description Who this token is, read from the token and the auth cache alone (cheap; no database query).
          */
         get: operations["auth_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site-constraint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List site constraints */
+        get: operations["site_constraint_list"];
+        put?: never;
+        /** Create a site constraint */
+        post: operations["site_constraint_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site-constraint/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a site constraint */
+        get: operations["site_constraint_get"];
+        /** Update a site constraint */
+        put: operations["site_constraint_update"];
+        post?: never;
+        /** Delete a site constraint */
+        delete: operations["site_constraint_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site-constraint/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All site constraints */
+        get: operations["site_constraint_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site-constraint/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export site constraints as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["site_constraint_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5280,6 +5538,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/truck-routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List truck routing */
+        get: operations["truck_routing_list"];
+        put?: never;
+        /** Create a truck routing */
+        post: operations["truck_routing_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/truck-routing/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a truck routing */
+        get: operations["truck_routing_get"];
+        /** Update a truck routing */
+        put: operations["truck_routing_update"];
+        post?: never;
+        /** Delete a truck routing */
+        delete: operations["truck_routing_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/truck-routing/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All truck routing */
+        get: operations["truck_routing_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/truck-routing/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export truck routing as CSV
+         * @description The list with the same search, sort and filters, without paging (at most 50,000 rows).
+         */
+        get: operations["truck_routing_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user-account": {
         parameters: {
             query?: never;
@@ -5415,6 +5747,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AcceptIn */
+        AcceptIn: {
+            /**
+             * Routes
+             * @description Adjusted routes (these replace the plan's routes of their trucks)
+             */
+            routes?: components["schemas"]["RouteIn"][] | null;
+            /**
+             * Truck Ids
+             * @description Only these trucks' routes
+             */
+            truck_ids?: number[] | null;
+        };
+        /** AcceptOut */
+        AcceptOut: {
+            /** Assigned */
+            assigned: number;
+            /** Kept In Delivery */
+            kept_in_delivery: number;
+            plan: components["schemas"]["RoutePlanOut"];
+            /** Trucks */
+            trucks: (number | string)[];
+        };
         /** AgingBucketOut */
         AgingBucketOut: {
             /** Key */
@@ -8646,6 +9001,17 @@ export interface components {
              */
             updated_at: string;
         };
+        /** DiffOut */
+        DiffOut: {
+            /** Hours */
+            hours: number;
+            /** Late Stops */
+            late_stops: number;
+            /** Miles */
+            miles: number;
+            /** Trucks Used */
+            trucks_used: number;
+        };
         /** DispatchDayOut */
         DispatchDayOut: {
             /** Assigned Elsewhere */
@@ -9063,6 +9429,135 @@ export interface components {
             /** Phone */
             phone: string;
         };
+        /** DriverShiftIn */
+        DriverShiftIn: {
+            /**
+             * Days
+             * @description ISO weekdays, 1 = Monday
+             */
+            days?: number[];
+            /** Driver Id */
+            driver_id: number;
+            /**
+             * End
+             * @description A time of day, HH:MM:SS (answers) or HH:MM[:SS[.ffffff]] (requests), without a zone
+             */
+            end: string;
+            /** Max Duty Hours */
+            max_duty_hours?: number | string | null;
+            /**
+             * Start
+             * @description A time of day, HH:MM:SS (answers) or HH:MM[:SS[.ffffff]] (requests), without a zone
+             */
+            start: string;
+            /** Truck Id */
+            truck_id?: number | null;
+        };
+        /** DrivershiftListQuery */
+        DrivershiftListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `driver_id` (whole number): equals, greaterThan, lessThan, between
+             *     - `truck_id` (whole number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("driver_id" | "truck_id") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, driver_name, start
+             */
+            sort_by?: ("created_at" | "driver_name" | "start") | null;
+        };
+        /** DriverShiftOut */
+        DriverShiftOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Days */
+            days: number[];
+            /** Driver Id */
+            driver_id: number;
+            /** Driver Name */
+            driver_name: string;
+            /**
+             * End
+             * @description A time of day, HH:MM:SS (answers) or HH:MM[:SS[.ffffff]] (requests), without a zone
+             */
+            end: string;
+            /** Id */
+            id: number;
+            /** Max Duty Hours */
+            max_duty_hours: string | null;
+            /**
+             * Start
+             * @description A time of day, HH:MM:SS (answers) or HH:MM[:SS[.ffffff]] (requests), without a zone
+             */
+            start: string;
+            /** Truck Id */
+            truck_id: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** DrivershiftUpdate */
+        DrivershiftUpdate: {
+            /**
+             * Days
+             * @description ISO weekdays, 1 = Monday
+             */
+            days?: number[];
+            /** Driver Id */
+            driver_id?: number;
+            /**
+             * End
+             * @description A time of day, HH:MM:SS (answers) or HH:MM[:SS[.ffffff]] (requests), without a zone
+             */
+            end?: string;
+            /** Max Duty Hours */
+            max_duty_hours?: number | string | null;
+            /**
+             * Start
+             * @description A time of day, HH:MM:SS (answers) or HH:MM[:SS[.ffffff]] (requests), without a zone
+             */
+            start?: string;
+            /** Truck Id */
+            truck_id?: number | null;
+        };
         /** DriverShipToOut */
         DriverShipToOut: {
             /**
@@ -9463,6 +9958,14 @@ export interface components {
             /** Subject */
             subject: string;
         };
+        /** Envelope[AcceptOut] */
+        Envelope_AcceptOut_: {
+            data: components["schemas"]["AcceptOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[AgingOut] */
         Envelope_AgingOut_: {
             data: components["schemas"]["AgingOut"];
@@ -9762,6 +10265,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[DriverShiftOut] */
+        Envelope_DriverShiftOut_: {
+            data: components["schemas"]["DriverShiftOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[DriverSummaryOut] */
         Envelope_DriverSummaryOut_: {
             data: components["schemas"]["DriverSummaryOut"];
@@ -10004,6 +10515,15 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[list[DriverShiftOut]] */
+        Envelope_list_DriverShiftOut__: {
+            /** Data */
+            data: components["schemas"]["DriverShiftOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[list[EmailOut]] */
         Envelope_list_EmailOut__: {
             /** Data */
@@ -10130,6 +10650,15 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[list[SiteConstraintOut]] */
+        Envelope_list_SiteConstraintOut__: {
+            /** Data */
+            data: components["schemas"]["SiteConstraintOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[list[StateOut]] */
         Envelope_list_StateOut__: {
             /** Data */
@@ -10170,6 +10699,15 @@ export interface components {
         Envelope_list_TerminalOut__: {
             /** Data */
             data: components["schemas"]["TerminalOut"][];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[list[TruckRoutingOut]] */
+        Envelope_list_TruckRoutingOut__: {
+            /** Data */
+            data: components["schemas"]["TruckRoutingOut"][];
             /** Message */
             message: string;
             /** Status Code */
@@ -10353,6 +10891,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[Page[DriverShiftOut]] */
+        Envelope_Page_DriverShiftOut__: {
+            data: components["schemas"]["Page_DriverShiftOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Page[EmailOut]] */
         Envelope_Page_EmailOut__: {
             data: components["schemas"]["Page_EmailOut_"];
@@ -10505,6 +11051,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[Page[SiteConstraintOut]] */
+        Envelope_Page_SiteConstraintOut__: {
+            data: components["schemas"]["Page_SiteConstraintOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Page[StateOut]] */
         Envelope_Page_StateOut__: {
             data: components["schemas"]["Page_StateOut_"];
@@ -10553,6 +11107,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[Page[TruckRoutingOut]] */
+        Envelope_Page_TruckRoutingOut__: {
+            data: components["schemas"]["Page_TruckRoutingOut_"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Page[UserOut]] */
         Envelope_Page_UserOut__: {
             data: components["schemas"]["Page_UserOut_"];
@@ -10588,6 +11150,14 @@ export interface components {
         /** Envelope[PaymentTermOut] */
         Envelope_PaymentTermOut_: {
             data: components["schemas"]["PaymentTermOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[PlanBodyOut] */
+        Envelope_PlanBodyOut_: {
+            data: components["schemas"]["PlanBodyOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -10737,6 +11307,30 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[RoutePlanListOut] */
+        Envelope_RoutePlanListOut_: {
+            data: components["schemas"]["RoutePlanListOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[RoutePlanOut] */
+        Envelope_RoutePlanOut_: {
+            data: components["schemas"]["RoutePlanOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[RoutingSettingsOut] */
+        Envelope_RoutingSettingsOut_: {
+            data: components["schemas"]["RoutingSettingsOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[SalesOrderOut] */
         Envelope_SalesOrderOut_: {
             data: components["schemas"]["SalesOrderOut"];
@@ -10764,6 +11358,14 @@ export interface components {
         /** Envelope[ShipToOut] */
         Envelope_ShipToOut_: {
             data: components["schemas"]["ShipToOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
+        /** Envelope[SiteConstraintOut] */
+        Envelope_SiteConstraintOut_: {
+            data: components["schemas"]["SiteConstraintOut"];
             /** Message */
             message: string;
             /** Status Code */
@@ -10841,6 +11443,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[TruckRoutingOut] */
+        Envelope_TruckRoutingOut_: {
+            data: components["schemas"]["TruckRoutingOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[Union[CompanySettingsOut, NoneType]] */
         Envelope_Union_CompanySettingsOut__NoneType__: {
             data: components["schemas"]["CompanySettingsOut"] | null;
@@ -10891,6 +11501,11 @@ export interface components {
                 msg?: string;
                 type?: string;
             }[];
+        };
+        /** EvaluateIn */
+        EvaluateIn: {
+            /** Routes */
+            routes: components["schemas"]["RouteIn"][];
         };
         /** ExplainQuery */
         ExplainQuery: {
@@ -12252,6 +12867,17 @@ export interface components {
             /** Kind */
             kind: string;
         };
+        /** LeftOutOut */
+        LeftOutOut: {
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Reason */
+            reason: string;
+            /** Ref */
+            ref: number;
+        };
         /** LineIn */
         LineIn: {
             /**
@@ -12332,16 +12958,25 @@ export interface components {
              */
             size: number;
         };
+        /** LoadCompartmentOut */
+        LoadCompartmentOut: {
+            /** Compartment */
+            compartment: number;
+            /** Gallons */
+            gallons: number;
+            /** Product */
+            product: string;
+        };
         /** LoadOut */
         LoadOut: {
-            /** Over Capacity */
-            over_capacity: string;
-            /** Product Id */
-            product_id: number;
-            /** Product Name */
-            product_name: string;
-            /** Quantity */
-            quantity: string;
+            /** Compartments */
+            compartments: components["schemas"]["LoadCompartmentOut"][];
+            /** Gallons */
+            gallons: number;
+            /** Terminal Id */
+            terminal_id: number | string;
+            /** Terminal Name */
+            terminal_name: string;
         };
         /** LoginIn */
         LoginIn: {
@@ -12951,6 +13586,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[DriverShiftOut] */
+        Page_DriverShiftOut_: {
+            /** Items */
+            items: components["schemas"]["DriverShiftOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[EmailOut] */
         Page_EmailOut_: {
             /** Items */
@@ -13198,6 +13846,19 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** Page[SiteConstraintOut] */
+        Page_SiteConstraintOut_: {
+            /** Items */
+            items: components["schemas"]["SiteConstraintOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
         /** Page[StateOut] */
         Page_StateOut_: {
             /** Items */
@@ -13267,6 +13928,19 @@ export interface components {
         Page_TerminalOut_: {
             /** Items */
             items: components["schemas"]["TerminalOut"][];
+            /** Page */
+            page: number;
+            /** Pages */
+            pages: number;
+            /** Size */
+            size: number;
+            /** Total */
+            total: number;
+        };
+        /** Page[TruckRoutingOut] */
+        Page_TruckRoutingOut_: {
+            /** Items */
+            items: components["schemas"]["TruckRoutingOut"][];
             /** Page */
             page: number;
             /** Pages */
@@ -13729,6 +14403,22 @@ export interface components {
             own_scope: boolean;
             /** Resource */
             resource: string;
+        };
+        /** PlanBodyOut */
+        PlanBodyOut: {
+            /** Complete */
+            complete: boolean;
+            /** Elapsed S */
+            elapsed_s: number;
+            /** Routes */
+            routes: components["schemas"]["RouteOut"][];
+            /** Solver */
+            solver: string;
+            totals: components["schemas"]["TotalsOut"];
+            /** Unplanned */
+            unplanned: components["schemas"]["UnplannedOut"][];
+            /** Violations */
+            violations?: string[];
         };
         /** POActionIn */
         POActionIn: {
@@ -15619,6 +16309,208 @@ export interface components {
             /** Permissions */
             permissions?: string[] | null;
         };
+        /** RouteIn */
+        RouteIn: {
+            /**
+             * Stop Ids
+             * @description Order ids in visiting order
+             */
+            stop_ids: number[];
+            /** Truck Id */
+            truck_id: number;
+        };
+        /** RouteOut */
+        RouteOut: {
+            /** Driver Id */
+            driver_id: number | string | null;
+            /** Driver Name */
+            driver_name: string | null;
+            /** Hours */
+            hours: number;
+            /** Loads */
+            loads: components["schemas"]["LoadOut"][];
+            /** Miles */
+            miles: number;
+            /** Stops */
+            stops: number;
+            /** Truck Id */
+            truck_id: number | string;
+            /** Truck Number */
+            truck_number: string;
+            /** Utilization */
+            utilization: number;
+            /** Visits */
+            visits: components["schemas"]["VisitOut"][];
+        };
+        /** RoutePlanIn */
+        RoutePlanIn: {
+            /**
+             * Planned Date
+             * Format: date
+             */
+            planned_date: string;
+            /**
+             * Seconds
+             * @description Time budget; default: settings
+             */
+            seconds?: number | null;
+        };
+        /** RoutePlanListOut */
+        RoutePlanListOut: {
+            /** Items */
+            items: components["schemas"]["RoutePlanOut"][];
+        };
+        /** RoutePlanOut */
+        RoutePlanOut: {
+            /** Accepted At */
+            accepted_at: string | null;
+            /** Best Cost */
+            best_cost: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            current: components["schemas"]["PlanBodyOut"] | null;
+            difference: components["schemas"]["DiffOut"] | null;
+            /** Error */
+            error: string;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: number;
+            /** Job Id */
+            job_id: number | null;
+            /** Left Out */
+            left_out: components["schemas"]["LeftOutOut"][];
+            plan: components["schemas"]["PlanBodyOut"] | null;
+            /**
+             * Planned Date
+             * Format: date
+             */
+            planned_date: string;
+            /** Progress */
+            progress: number;
+            /** Seconds */
+            seconds: number;
+            /** Started At */
+            started_at: string | null;
+            /** Status */
+            status: string;
+            /** Stop Requested */
+            stop_requested: boolean;
+        };
+        /** RoutePlanQuery */
+        RoutePlanQuery: {
+            /** Planned Date */
+            planned_date?: string | null;
+        };
+        /** RoutingSettingsIn */
+        RoutingSettingsIn: {
+            /**
+             * Circuity
+             * @default 1.30
+             */
+            circuity: number | string;
+            /**
+             * Default Cost Per Hour
+             * @default 35.00
+             */
+            default_cost_per_hour: number | string;
+            /**
+             * Default Cost Per Mile
+             * @default 2.50
+             */
+            default_cost_per_mile: number | string;
+            /**
+             * Default Seconds
+             * @default 30
+             */
+            default_seconds: number;
+            /**
+             * Hours Of Service
+             * @default us_property
+             * @enum {string}
+             */
+            hours_of_service: "us_property" | "custom" | "none";
+            /**
+             * Map Attribution
+             * @default
+             */
+            map_attribution: string;
+            /**
+             * Map Style Url
+             * @description MapLibre style
+             * @default
+             */
+            map_style_url: string;
+            /**
+             * Map Tile Url
+             * @description Raster tiles, {z}/{x}/{y}
+             * @default
+             */
+            map_tile_url: string;
+            /**
+             * Max Duty Hours
+             * @default 14
+             */
+            max_duty_hours: number | string;
+            /**
+             * Osrm Url
+             * @description OSRM base URL
+             * @default
+             */
+            osrm_url: string;
+            /**
+             * Pump Gpm
+             * @default 60
+             */
+            pump_gpm: number | string;
+            /**
+             * Service Fixed Minutes
+             * @default 15
+             */
+            service_fixed_minutes: number;
+            /**
+             * Speed Mph
+             * @default 35
+             */
+            speed_mph: number | string;
+        };
+        /** RoutingSettingsOut */
+        RoutingSettingsOut: {
+            /** Circuity */
+            circuity: string;
+            /** Default Cost Per Hour */
+            default_cost_per_hour: string;
+            /** Default Cost Per Mile */
+            default_cost_per_mile: string;
+            /** Default Seconds */
+            default_seconds: number;
+            /** Hours Of Service */
+            hours_of_service: string;
+            /** Map Attribution */
+            map_attribution: string;
+            /** Map Style Url */
+            map_style_url: string;
+            /** Map Tile Url */
+            map_tile_url: string;
+            /** Max Duty Hours */
+            max_duty_hours: string;
+            /** Osrm Url */
+            osrm_url: string;
+            /** Pump Gpm */
+            pump_gpm: string;
+            /**
+             * Saved
+             * @description False: the defaults, never saved
+             */
+            saved: boolean;
+            /** Service Fixed Minutes */
+            service_fixed_minutes: number;
+            /** Speed Mph */
+            speed_mph: string;
+        };
         /** SalesCustomerRef */
         SalesCustomerRef: {
             /** Account Number */
@@ -16187,6 +17079,101 @@ export interface components {
             name: string;
             /** Password */
             password: string;
+        };
+        /** SiteConstraintIn */
+        SiteConstraintIn: {
+            /**
+             * Extra Service Minutes
+             * @default 0
+             */
+            extra_service_minutes: number;
+            /** Max Truck Gallons */
+            max_truck_gallons?: number | null;
+            /** Ship To Id */
+            ship_to_id: number;
+            /** Skills */
+            skills?: string[];
+        };
+        /** SiteconstraintListQuery */
+        SiteconstraintListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `ship_to_id` (whole number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: "ship_to_id" | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, ship_to_name
+             */
+            sort_by?: ("created_at" | "ship_to_name") | null;
+        };
+        /** SiteConstraintOut */
+        SiteConstraintOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Extra Service Minutes */
+            extra_service_minutes: number;
+            /** Id */
+            id: number;
+            /** Max Truck Gallons */
+            max_truck_gallons: number | null;
+            /** Ship To Id */
+            ship_to_id: number;
+            /** Ship To Name */
+            ship_to_name: string;
+            /** Skills */
+            skills: string[];
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** SiteconstraintUpdate */
+        SiteconstraintUpdate: {
+            /** Extra Service Minutes */
+            extra_service_minutes?: number;
+            /** Max Truck Gallons */
+            max_truck_gallons?: number | null;
+            /** Ship To Id */
+            ship_to_id?: number;
+            /** Skills */
+            skills?: string[];
         };
         /** Size */
         Size: {
@@ -17448,6 +18435,23 @@ export interface components {
             /** Zip Code */
             zip_code?: string | null;
         };
+        /** TotalsOut */
+        TotalsOut: {
+            /** Cost */
+            cost: number;
+            /** Hours */
+            hours: number;
+            /** Late Stops */
+            late_stops: number;
+            /** Miles */
+            miles: number;
+            /** Stops */
+            stops: number;
+            /** Trucks Used */
+            trucks_used: number;
+            /** Unplanned */
+            unplanned: number;
+        };
         /** TruckOut */
         TruckOut: {
             /** Capacity */
@@ -17470,6 +18474,132 @@ export interface components {
             over_capacity: boolean;
             trailer: components["schemas"]["UnitRef"] | null;
             truck: components["schemas"]["UnitRef"];
+        };
+        /** TruckRoutingIn */
+        TruckRoutingIn: {
+            /** Cost Per Hour */
+            cost_per_hour?: number | string | null;
+            /** Cost Per Mile */
+            cost_per_mile?: number | string | null;
+            /** End Yard Id */
+            end_yard_id?: number | null;
+            /**
+             * Plans
+             * @default true
+             */
+            plans: boolean;
+            /**
+             * Product Ids
+             * @description Empty: every fuel
+             */
+            product_ids?: number[];
+            /** Skills */
+            skills?: string[];
+            /** Start Yard Id */
+            start_yard_id?: number | null;
+            /** Truck Id */
+            truck_id: number;
+        };
+        /** TruckroutingListQuery */
+        TruckroutingListQuery: {
+            /**
+             * Filter Field
+             * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `plans` (true or false): equals
+             *     - `truck_id` (whole number): equals, greaterThan, lessThan, between
+             */
+            filter_field?: ("plans" | "truck_id") | null;
+            /**
+             * Filter Operator
+             * @description How filter_value is compared
+             */
+            filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+            /**
+             * Filter Value
+             * @description The value; for `between`, two comma-separated values
+             */
+            filter_value?: string | null;
+            /**
+             * Order
+             * @description Sort direction
+             */
+            order?: ("asc" | "desc") | null;
+            /**
+             * Page
+             * @description Page number, from 1
+             * @default 1
+             */
+            page: number;
+            /**
+             * Search
+             * @description Free-text search over the list's text fields
+             */
+            search?: string | null;
+            /**
+             * Size
+             * @description Page size; each list has its default
+             */
+            size?: number | null;
+            /**
+             * Sort By
+             * @description Sort by one of: created_at, truck_number
+             */
+            sort_by?: ("created_at" | "truck_number") | null;
+        };
+        /** TruckRoutingOut */
+        TruckRoutingOut: {
+            /** Cost Per Hour */
+            cost_per_hour: string | null;
+            /** Cost Per Mile */
+            cost_per_mile: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** End Yard Id */
+            end_yard_id: number | null;
+            /** Id */
+            id: number;
+            /** Plans */
+            plans: boolean;
+            /** Product Ids */
+            product_ids: number[];
+            /** Skills */
+            skills: string[];
+            /** Start Yard Id */
+            start_yard_id: number | null;
+            /** Truck Id */
+            truck_id: number;
+            /** Truck Number */
+            truck_number: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** TruckroutingUpdate */
+        TruckroutingUpdate: {
+            /** Cost Per Hour */
+            cost_per_hour?: number | string | null;
+            /** Cost Per Mile */
+            cost_per_mile?: number | string | null;
+            /** End Yard Id */
+            end_yard_id?: number | null;
+            /** Plans */
+            plans?: boolean;
+            /**
+             * Product Ids
+             * @description Empty: every fuel
+             */
+            product_ids?: number[];
+            /** Skills */
+            skills?: string[];
+            /** Start Yard Id */
+            start_yard_id?: number | null;
+            /** Truck Id */
+            truck_id?: number;
         };
         /**
          * Type
@@ -17504,6 +18634,17 @@ export interface components {
             id: number;
             /** Name */
             name: string;
+        };
+        /** UnplannedOut */
+        UnplannedOut: {
+            /** Customer Name */
+            customer_name: string | null;
+            /** Order Number */
+            order_number: string | null;
+            /** Reason */
+            reason: string;
+            /** Stop Id */
+            stop_id: number | string;
         };
         /** UploadedFileOut */
         UploadedFileOut: {
@@ -17688,6 +18829,45 @@ export interface components {
             product_id: number;
             /** Terminal Id */
             terminal_id: number;
+        };
+        /** VisitOut */
+        VisitOut: {
+            /** Arrival */
+            arrival: string;
+            /** Arrival S */
+            arrival_s: number;
+            /** Customer Name */
+            customer_name?: string | null;
+            /** Departure */
+            departure: string;
+            /** Departure S */
+            departure_s: number;
+            /**
+             * Gallons
+             * @default 0
+             */
+            gallons: number;
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Lat */
+            lat?: number | null;
+            /**
+             * Late Min
+             * @default 0
+             */
+            late_min: number;
+            /** Lng */
+            lng?: number | null;
+            /** Order Number */
+            order_number?: string | null;
+            /** Ref */
+            ref: number | string;
+            /** Window */
+            window?: string | null;
+            /** Window Slack Min */
+            window_slack_min?: number | null;
         };
         /**
          * WorkflowEventOut
@@ -28094,6 +29274,526 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_DriverTodayOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    driver_shift_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `driver_id` (whole number): equals, greaterThan, lessThan, between
+                 *     - `truck_id` (whole number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("driver_id" | "truck_id") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: created_at, driver_name, start */
+                sort_by?: ("created_at" | "driver_name" | "start") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_DriverShiftOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    driver_shift_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverShiftIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverShiftOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    driver_shift_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverShiftOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    driver_shift_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DrivershiftUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverShiftOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    driver_shift_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    driver_shift_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_DriverShiftOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    driver_shift_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `driver_id` (whole number): equals, greaterThan, lessThan, between
+                 *     - `truck_id` (whole number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("driver_id" | "truck_id") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: created_at, driver_name, start */
+                sort_by?: ("created_at" | "driver_name" | "start") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Not signed in, or the session has ended */
@@ -41575,6 +43275,642 @@ export interface operations {
             };
         };
     };
+    route_plan_list: {
+        parameters: {
+            query?: {
+                planned_date?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoutePlanListOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    route_plan_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutePlanIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoutePlanOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    route_plan_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoutePlanOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    route_plan_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AcceptOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    route_plan_evaluate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlanBodyOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    route_plan_stop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoutePlanOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    routing_settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoutingSettingsOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    routing_settings_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingSettingsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoutingSettingsOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     sales_order_list_orders: {
         parameters: {
             query?: {
@@ -42757,6 +45093,524 @@ export interface operations {
             };
             /** @description The role lacks the permission, or the company is suspended */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    site_constraint_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `ship_to_id` (whole number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: "ship_to_id" | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: created_at, ship_to_name */
+                sort_by?: ("created_at" | "ship_to_name") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_SiteConstraintOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    site_constraint_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteConstraintIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SiteConstraintOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    site_constraint_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SiteConstraintOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    site_constraint_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteconstraintUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SiteConstraintOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    site_constraint_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    site_constraint_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_SiteConstraintOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    site_constraint_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `ship_to_id` (whole number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: "ship_to_id" | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: created_at, ship_to_name */
+                sort_by?: ("created_at" | "ship_to_name") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47405,6 +50259,526 @@ export interface operations {
             };
             /** @description The role lacks the permission, or the company is suspended */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    truck_routing_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `plans` (true or false): equals
+                 *     - `truck_id` (whole number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("plans" | "truck_id") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: created_at, truck_number */
+                sort_by?: ("created_at" | "truck_number") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TruckRoutingOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    truck_routing_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TruckRoutingIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TruckRoutingOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    truck_routing_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TruckRoutingOut_"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    truck_routing_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TruckroutingUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TruckRoutingOut_"];
+                };
+            };
+            /** @description Malformed request (unreadable JSON or multipart body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The file's type is not allowed here, or a JSON body was sent with another Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    truck_routing_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The path matches a route that does not take this method (e.g. an id that is not a number) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with the current state (a unique value taken, a row in use, a move not allowed now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    truck_routing_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_TruckRoutingOut__"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    truck_routing_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `plans` (true or false): equals
+                 *     - `truck_id` (whole number): equals, greaterThan, lessThan, between
+                 */
+                filter_field?: ("plans" | "truck_id") | null;
+                /** @description How filter_value is compared */
+                filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
+                /** @description The value; for `between`, two comma-separated values */
+                filter_value?: string | null;
+                /** @description Sort direction */
+                order?: ("asc" | "desc") | null;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Free-text search over the list's text fields */
+                search?: string | null;
+                /** @description Page size; each list has its default */
+                size?: number | null;
+                /** @description Sort by one of: created_at, truck_number */
+                sort_by?: ("created_at" | "truck_number") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The role lacks the permission, or the company is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -192,7 +192,7 @@ class LoadCompartmentOut(Schema):
     gallons: int
 
 
-class LoadOut(Schema):
+class PlanLoadOut(Schema):
     terminal_id: int | str
     terminal_name: str
     compartments: list[LoadCompartmentOut]
@@ -223,7 +223,7 @@ class RouteOut(Schema):
     driver_id: int | str | None
     driver_name: str | None
     visits: list[VisitOut]
-    loads: list[LoadOut]
+    loads: list[PlanLoadOut]
     miles: float
     hours: float
     utilization: float

@@ -9,7 +9,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { isPlaced, routeStyle } from './projection';
 import type { RouteMapProps } from './types';
 
-const maplibregl = maplibreCsp as unknown as typeof MapLibre;
+const maplibregl: typeof MapLibre = maplibreCsp as typeof MapLibre;
 
 /** A style for MapLibre: the setting is a style URL, or a raster tile template ({z}/{x}/{y}). */
 export function styleFor(tiles: string): string | MapLibre.StyleSpecification {
@@ -31,11 +31,10 @@ export default function MapLibreView({ routes, places = [], loose = [], tiles, t
     const lines = routes.map((r, i) => ({
       type: 'Feature' as const,
       properties: { color: routeStyle(i).color, name: r.name },
-      geometry: { type: 'LineString' as const, coordinates: r.path.filter(isPlaced).map((p) => [p.lng!, p.lat!]) },
+      geometry: { type: 'LineString' as const, coordinates: r.path.filter(isPlaced).map((p) => [p.lng, p.lat]) },
     }));
     const points = [...routes.flatMap((r, i) => r.path.map((p) => ({ p, color: p.late ? '#d32f2f' : routeStyle(i).color }))), ...places.map((p) => ({ p, color: p.kind === 'yard' ? '#263238' : '#6a1b9a' })), ...loose.map((p) => ({ p, color: '#9e9e9e' }))]
-      .filter(({ p }) => isPlaced(p))
-      .map(({ p, color }) => ({ type: 'Feature' as const, properties: { color, label: p.seq ? String(p.seq) : '' }, geometry: { type: 'Point' as const, coordinates: [p.lng!, p.lat!] } }));
+      .flatMap(({ p, color }) => (isPlaced(p) ? [{ type: 'Feature' as const, properties: { color, label: p.seq ? String(p.seq) : '' }, geometry: { type: 'Point' as const, coordinates: [p.lng, p.lat] } }] : []));
     map.on('load', () => {
       map.addSource('routes', { type: 'geojson', data: { type: 'FeatureCollection', features: lines } });
       map.addLayer({ id: 'routes', type: 'line', source: 'routes', paint: { 'line-color': ['get', 'color'], 'line-width': 3 } });

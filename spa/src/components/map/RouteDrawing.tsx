@@ -64,15 +64,15 @@ export function RouteDrawing({ routes, places = [], loose = [], highlight, title
               {pts.length > 1 && (
                 <polyline points={pts.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')} fill="none" stroke={style.color} strokeWidth={highlight === r.key ? 5 : 3} strokeDasharray={style.dash} strokeLinejoin="round" strokeLinecap="round" />
               )}
-              {r.path.filter((p) => p.kind === 'stop' && isPlaced(p)).map((p) => {
-                const { x, y } = pt(p as LatLng);
+              {r.path.filter(isPlaced).filter((p) => p.kind === 'stop').map((p) => {
+                const { x, y } = pt(p);
                 return <Marker key={p.key} place={p} x={x} y={y} color={style.color} />;
               })}
             </g>
           );
         })}
         {loose.filter(isPlaced).map((p) => {
-          const { x, y } = pt(p as LatLng);
+          const { x, y } = pt(p);
           return (
             <g key={p.key} data-kind="loose">
               <title>{`Not planned: ${p.label}`}</title>
@@ -81,7 +81,7 @@ export function RouteDrawing({ routes, places = [], loose = [], highlight, title
           );
         })}
         {places.filter(isPlaced).map((p) => {
-          const { x, y } = pt(p as LatLng);
+          const { x, y } = pt(p);
           return <Marker key={p.key} place={p} x={x} y={y} color="#263238" />;
         })}
         {all.length > 1 && (

@@ -22,7 +22,7 @@ export interface Projection {
 
 const MILES_PER_DEGREE_LAT = 69.055;
 
-export function isPlaced(p: Partial<LatLng> | null | undefined): p is LatLng {
+export function isPlaced<T extends Partial<LatLng>>(p: T | null | undefined): p is T & LatLng {
   return !!p && typeof p.lat === 'number' && typeof p.lng === 'number' && Number.isFinite(p.lat) && Number.isFinite(p.lng) && Math.abs(p.lat) <= 90 && Math.abs(p.lng) <= 180;
 }
 

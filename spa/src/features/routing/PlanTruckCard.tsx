@@ -2,7 +2,6 @@ import DragIndicator from '@mui/icons-material/DragIndicator';
 import LocalGasStation from '@mui/icons-material/LocalGasStation';
 import WarningAmber from '@mui/icons-material/WarningAmber';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
@@ -18,14 +17,14 @@ const TONE = { late: 'error.main', tight: 'warning.dark', ok: 'success.dark', no
 
 function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq: number; color: string; stale: boolean; editable: boolean }) {
   const stop = visit.stop!;
-  const s = useSortable({ id: `stop-${stop.id}`, data: { stopId: stop.id }, disabled: !editable || stop.fixed });
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useSortable({ id: `stop-${stop.id}`, data: { stopId: stop.id }, disabled: !editable || stop.fixed });
   const sl = slack(visit.window_slack_s, visit.late_s);
   const bad = visit.late_s > 0 || visit.problems.length > 0;
   return (
     <Box
-      ref={s.setNodeRef}
-      {...s.attributes}
-      {...s.listeners}
+      ref={setNodeRef}
+      {...attributes}
+      {...listeners}
       data-testid={`plan-stop-${stop.number}`}
       data-late={bad ? 'true' : undefined}
       aria-label={`${seq}. ${stop.number} ${stop.customer}, ETA ${clock(visit.arrival_s)}, ${sl.text}${stop.fixed ? ', in delivery' : ''}`}
@@ -33,8 +32,8 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
         display: 'flex', gap: 1, alignItems: 'flex-start', py: 0.75, px: 1, mb: 0.5, borderRadius: 1, border: 1,
         borderColor: bad ? 'error.main' : 'divider', bgcolor: bad ? '#fdecea' : 'background.paper',
         cursor: editable && !stop.fixed ? 'grab' : 'default', touchAction: editable ? 'none' : 'auto',
-        transform: s.transform ? `translate(${s.transform.x}px, ${s.transform.y}px)` : undefined,
-        position: 'relative', zIndex: s.isDragging ? 20 : 'auto', opacity: s.isDragging ? 0.7 : 1,
+        transform: transform ? `translate(${transform.x}px, ${transform.y}px)` : undefined,
+        position: 'relative', zIndex: isDragging ? 20 : 'auto', opacity: isDragging ? 0.7 : 1,
       }}
     >
       <Box sx={{ flex: 'none', width: 22, height: 22, borderRadius: '50%', bgcolor: bad ? 'error.main' : color, color: '#fff', fontSize: 12, fontWeight: 700, display: 'flex', alignItems: 'center', justifyContent: 'center', mt: 0.25 }} aria-hidden>

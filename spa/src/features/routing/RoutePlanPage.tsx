@@ -21,12 +21,13 @@ import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { RouteMap, routeStyle, type MapRoute } from '@/components/map/RouteMap';
 import { isApiError } from '@/lib/api/errors';
+import { useTerminalLookupQuery } from '@/lib/api/lookups';
 import { changedTrucks, dropFor, evaluateBody, layoutOf, moveStop, type Layout } from './planEdit';
 import { PlanSummary } from './PlanSummary';
 import { PlanTruckCard } from './PlanTruckCard';
 import { arrange, infeasible, type PlanView } from './planView';
 import { UnplannedPanel } from './UnplannedPanel';
-import { toPlanView, useAcceptPlanMutation, useEvaluatePlanMutation, usePlanQuery, usePlansQuery, useRoutingSettingsQuery, useStartPlanMutation, useStopPlanMutation, type RoutePlan } from './routingApi';
+import { tilesOf, toPlanView, useAcceptPlanMutation, useEvaluatePlanMutation, usePlanQuery, usePlansQuery, useRoutingSettingsQuery, useStartPlanMutation, useStopPlanMutation, type PlanBody, type RoutePlan, type Terminal } from './routingApi';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const errorText = (e: unknown) => (isApiError(e) ? e.message : 'Something went wrong.');
@@ -37,7 +38,7 @@ export const BUDGETS = [
   { seconds: 120, label: '2 minutes' },
   { seconds: 300, label: '5 minutes' },
 ] as const;
-const STATUS: Record<string, { label: string; color: 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary' }> = {
+export const STATUS: Record<string, { label: string; color: 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary' }> = {
   queued: { label: 'Queued', color: 'default' },
   running: { label: 'Planning…', color: 'info' },
   ready: { label: 'Ready', color: 'success' },
@@ -66,9 +67,12 @@ function mapRoutes(view: PlanView): MapRoute[] {
   });
 }
 
-function PlanBody({ plan, tiles }: { plan: RoutePlan; tiles: string | null }) {
-  const proposal = useMemo(() => toPlanView(plan), [plan]);
-  const original = useMemo(() => layoutOf(plan.routes ?? []), [plan]);
+const layoutOfBody = (body: PlanBody): Layout => layoutOf(body.routes.map((r) => ({ truck_id: Number(r.truck_id), visits: r.visits })));
+
+function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: PlanBody; tiles: string | null; terminals: Terminal[] }) {
+  const currentBody = plan.current;
+  const proposal = useMemo(() => toPlanView(body, currentBody, terminals), [body, currentBody, terminals]);
+  const original = useMemo(() => layoutOfBody(body), [body]);
   const [layout, setLayout] = useState<Layout | null>(null);
   const [evaluated, setEvaluated] = useState<{ layout: Layout; view: PlanView } | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
@@ -76,8 +80,8 @@ function PlanBody({ plan, tiles }: { plan: RoutePlan; tiles: string | null }) {
   const [evaluate, evaluating] = useEvaluatePlanMutation();
   const [accept, accepting] = useAcceptPlanMutation();
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
-  const editable = plan.status === 'ready' || plan.status === 'stopped';
-  const accepted = new Set(plan.accepted_truck_ids ?? []);
+  const editable = plan.status === 'ready' || plan.status === 'stopped' || plan.status === 'accepted';
+  const [accepted, setAccepted] = useState<Set<number>>(() => new Set());
 
   const shown = layout ?? original;
   const fresh = !layout || evaluated?.layout === layout;
@@ -94,7 +98,7 @@ function PlanBody({ plan, tiles }: { plan: RoutePlan; tiles: string | null }) {
     setLayout(next);
     try {
       const result = await evaluate({ id: plan.id, body: evaluateBody(next) }).unwrap();
-      setEvaluated({ layout: next, view: toPlanView(result) });
+      setEvaluated({ layout: next, view: { ...toPlanView(result, plan.current, terminals), current: proposal.current } });
     } catch (err) {
       toast.error(errorText(err));
     }
@@ -104,13 +108,14 @@ function PlanBody({ plan, tiles }: { plan: RoutePlan; tiles: string | null }) {
     const routes = layout ? evaluateBody(layout).routes.filter((r) => !truckIds || truckIds.includes(r.truck_id)) : undefined;
     try {
       const r = await accept({ id: plan.id, body: { ...(truckIds ? { truck_ids: truckIds } : {}), ...(routes ? { routes } : {}) } }).unwrap();
+      setAccepted((a) => new Set([...a, ...r.trucks.map(Number)]));
       toast.success(r.message);
     } catch (err) {
       toast.error(errorText(err));
     }
   };
 
-  const currentView = plan.current ? toPlanView({ ...plan, routes: plan.current.routes, unplanned: [] }) : null;
+  const currentView = useMemo(() => (currentBody ? toPlanView(currentBody, null, terminals) : null), [currentBody, terminals]);
   const mapView = showing === 'current' && currentView ? currentView : view;
   const bad = view.routes.filter(infeasible).length;
   const open = view.routes.filter((r) => !accepted.has(r.truck_id) && r.visits.some((v) => v.kind === 'stop'));
@@ -130,8 +135,23 @@ function PlanBody({ plan, tiles }: { plan: RoutePlan; tiles: string | null }) {
               </Button>
             )}
             {(evaluating.isLoading || accepting.isLoading) && <CircularProgress size={22} aria-label={evaluating.isLoading ? 'Re-evaluating' : 'Accepting'} />}
-            {layout && fresh && bad > 0 && <Alert severity="error" sx={{ py: 0 }}>{`${bad} truck${bad === 1 ? ' breaks' : 's break'} a rule (late, over capacity or past the shift): see the red marks.`}</Alert>}
           </Box>
+          {layout && fresh && bad > 0 && <Alert severity="error" sx={{ mt: 1 }}>{`${bad} truck${bad === 1 ? ' breaks' : 's break'} a rule (late, over capacity, past the shift): see the red marks.`}</Alert>}
+          {'general' in view && (view as { general: string[] }).general.length > 0 && (
+            <Alert severity="warning" sx={{ mt: 1 }}>
+              {(view as { general: string[] }).general.join(' · ')}
+            </Alert>
+          )}
+          {plan.left_out.length > 0 && (
+            <Alert severity="info" sx={{ mt: 1.5 }} data-testid="plan-left-out">
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {`Left out of planning (${plan.left_out.length})`}
+              </Typography>
+              {plan.left_out.map((l) => (
+                <Typography key={`${l.kind}-${l.ref}`} variant="body2">{`${l.label}: ${l.reason}`}</Typography>
+              ))}
+            </Alert>
+          )}
           <Box sx={{ mt: 2 }}>
             <UnplannedPanel rows={view.unplanned} editable={editable} />
           </Box>
@@ -142,7 +162,7 @@ function PlanBody({ plan, tiles }: { plan: RoutePlan; tiles: string | null }) {
               Map
             </Typography>
             {currentView && (
-              <ToggleButtonGroup size="small" exclusive value={showing} onChange={(_, v) => v && setShowing(v)} aria-label="Which plan the map shows">
+              <ToggleButtonGroup size="small" exclusive value={showing} onChange={(_, v: 'proposed' | 'current' | null) => v && setShowing(v)} aria-label="Which plan the map shows">
                 <ToggleButton value="proposed">Proposed</ToggleButton>
                 <ToggleButton value="current">Current</ToggleButton>
               </ToggleButtonGroup>
@@ -204,8 +224,9 @@ export default function RoutePlanPage() {
   const plans = usePlansQuery({ planned_date: date });
   const latest = plans.data?.[0] ?? null;
   const plan = usePlanQuery(latest?.id ?? 0, { skip: !latest, pollingInterval: active(latest?.status) ? 1000 : 0 });
-  const current = plan.data && plan.data.id === latest?.id ? plan.data : null;
-  const running = active(current?.status ?? latest?.status);
+  const current = plan.data && plan.data.id === latest?.id ? plan.data : latest;
+  const running = active(current?.status);
+  const terminals = useTerminalLookupQuery();
   const [start, starting] = useStartPlanMutation();
   const [stop, stopping] = useStopPlanMutation();
   const settings = useRoutingSettingsQuery();
@@ -266,7 +287,7 @@ export default function RoutePlanPage() {
             <LinearProgress variant={pct > 0 ? 'determinate' : 'indeterminate'} value={pct} aria-label="Planning progress" sx={{ height: 8, borderRadius: 1 }} />
             <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
               {`${pct} % of the time budget`}
-              {current?.totals ? ` · best so far: ${current.totals.trucks_used} trucks, ${Number(current.totals.miles).toFixed(1)} mi, ${current.totals.late_stops} late` : ' · looking for a first plan…'}
+              {current?.plan ? ` · best so far: ${current.plan.totals.trucks_used} trucks, ${Number(current.plan.totals.miles).toFixed(1)} mi, ${current.plan.totals.late_stops} late` : ' · looking for a first plan…'}
             </Typography>
           </Box>
         )}
@@ -281,7 +302,7 @@ export default function RoutePlanPage() {
       {plans.data && !latest && (
         <Alert severity="info">{`No plan for ${date} yet. Set a time budget and press "Plan the day": the planner runs in the background and shows its best plan as it goes.`}</Alert>
       )}
-      {current && !running && current.routes && <PlanBody key={`${current.id}-${current.status}-${current.updated ?? ''}`} plan={current} tiles={settings.data?.map_tiles_url || null} />}
+      {current?.plan && <PlanResult key={`${current.id}-${running ? 'running' : 'done'}`} plan={current} body={current.plan} tiles={tilesOf(settings.data)} terminals={terminals.data ?? []} />}
     </PageBody>
   );
 }

@@ -5,14 +5,14 @@ import { useDraggable, useDroppable } from '@dnd-kit/core';
 import type { UnplannedRow } from './planView';
 
 function Row({ row, editable }: { row: UnplannedRow; editable: boolean }) {
-  const d = useDraggable({ id: `stop-${row.stop.id}`, data: { stopId: row.stop.id }, disabled: !editable || row.stop.fixed });
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `stop-${row.stop.id}`, data: { stopId: row.stop.id }, disabled: !editable || row.stop.fixed });
   return (
     <Box
-      ref={d.setNodeRef}
-      {...d.attributes}
-      {...d.listeners}
+      ref={setNodeRef}
+      {...attributes}
+      {...listeners}
       data-testid={`plan-unplanned-${row.stop.number}`}
-      sx={{ py: 0.75, px: 1, mb: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper', cursor: editable ? 'grab' : 'default', touchAction: editable ? 'none' : 'auto', transform: d.transform ? `translate(${d.transform.x}px, ${d.transform.y}px)` : undefined, position: 'relative', zIndex: d.isDragging ? 20 : 'auto' }}
+      sx={{ py: 0.75, px: 1, mb: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper', cursor: editable ? 'grab' : 'default', touchAction: editable ? 'none' : 'auto', transform: transform ? `translate(${transform.x}px, ${transform.y}px)` : undefined, position: 'relative', zIndex: isDragging ? 20 : 'auto' }}
     >
       <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
         {row.stop.number} · {row.stop.customer}

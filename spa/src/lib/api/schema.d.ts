@@ -12969,14 +12969,14 @@ export interface components {
         };
         /** LoadOut */
         LoadOut: {
-            /** Compartments */
-            compartments: components["schemas"]["LoadCompartmentOut"][];
-            /** Gallons */
-            gallons: number;
-            /** Terminal Id */
-            terminal_id: number | string;
-            /** Terminal Name */
-            terminal_name: string;
+            /** Over Capacity */
+            over_capacity: string;
+            /** Product Id */
+            product_id: number;
+            /** Product Name */
+            product_name: string;
+            /** Quantity */
+            quantity: string;
         };
         /** LoginIn */
         LoginIn: {
@@ -14419,6 +14419,17 @@ export interface components {
             unplanned: components["schemas"]["UnplannedOut"][];
             /** Violations */
             violations?: string[];
+        };
+        /** PlanLoadOut */
+        PlanLoadOut: {
+            /** Compartments */
+            compartments: components["schemas"]["LoadCompartmentOut"][];
+            /** Gallons */
+            gallons: number;
+            /** Terminal Id */
+            terminal_id: number | string;
+            /** Terminal Name */
+            terminal_name: string;
         };
         /** POActionIn */
         POActionIn: {
@@ -16328,7 +16339,7 @@ export interface components {
             /** Hours */
             hours: number;
             /** Loads */
-            loads: components["schemas"]["LoadOut"][];
+            loads: components["schemas"]["PlanLoadOut"][];
             /** Miles */
             miles: number;
             /** Stops */

@@ -1,0 +1,532 @@
+"""Plan the day with PyVRP (iterated local search, https://pyvrp.org) and decode its answer into
+loads, ETAs and slack with evaluate.decode.
+
+The model given to PyVRP (docs/routing-solver.md says why):
+- one client per stop: its gallons in dimension 0 and per product in dimensions 1..P, its window,
+  its time on site, a prize when it is optional;
+- one vehicle type per group of identical trucks (compartments, products, yards, shift, costs and
+  the stops they may serve): capacity = the truck's gallons in dimension 0 and in each product it
+  carries (0 for a product it does not), shift = the driver's shift, max duration = the on-duty limit,
+  reload depots = the terminals having one of its products (multi-trip);
+- the truck starts at a virtual depot "yard, then the best terminal for the first stop": the first
+  load is never free;
+- a stop a truck may not serve (skill, max truck size, product, fixed to another truck) is out of
+  reach of that truck's routing profile (its edges cost ~10,000 km and a day of driving);
+- the costs are cost per mile and cost per hour, in units of 1e-5 dollar.
+Compartments are not in PyVRP's model (it only knows totals): each load the solver proposes is
+checked exactly (compartments.assign) and the route split again where a load does not fit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import version
+
+import numpy as np
+import pyvrp
+from pyvrp import Client, Depot, ProblemData, VehicleType
+from pyvrp.stop import MaxRuntime
+
+from tenants.routing.solver import compartments as comp
+from tenants.routing.solver.context import Context, build
+from tenants.routing.solver.evaluate import decode, totals
+from tenants.routing.solver.plan import Plan, Route, Unplanned
+from tenants.routing.solver.problem import Id, Problem, Stop, Truck
+
+COST_SCALE = 100_000  # solver cost units per dollar
+FAR_M = 10_000_000  # an edge a truck may not take
+FAR_S = 86_400 * 3
+INT_MAX = int(np.iinfo(np.int64).max)
+DECODE_S_PER_STOP = 0.004  # kept for the decoding out of the time budget
+
+
+@dataclass
+class _Model:
+    data: ProblemData
+    stops: list[Stop]  # client i -> stop
+    groups: list[list[Truck]]  # vehicle type -> its trucks
+    products: list[str]
+    scale: float  # solver cost units per dollar
+
+
+def solve(
+    problem: Problem,
+    seconds: float,
+    on_progress: Callable[[float, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    seed: int = 1,
+) -> Plan:
+    """The best plan found in `seconds` (or until should_stop() says so: the best so far).
+    on_progress(fraction of the time budget, best cost in dollars or -1 while none is feasible)."""
+    started = time.perf_counter()
+    ctx = build(problem)
+    notes = ctx.notes + [f"truck {t.id}: no driver, not used" for t in problem.trucks if t.driver_id is None]
+    trucks = [t for t in problem.trucks if t.driver_id is not None]
+    unplanned: list[Unplanned] = []
+    eligible: dict[Id, list[Truck]] = {}
+    for stop in problem.stops:
+        reason, fleet = screen(ctx, stop, trucks)
+        if reason:
+            unplanned.append(Unplanned(stop.id, reason))
+        else:
+            eligible[stop.id] = fleet
+    stops = [s for s in problem.stops if s.id in eligible]
+    routes: list[Route] = []
+    complete = True
+    if stops and trucks:
+        model = _model(ctx, stops, trucks, eligible)
+        # The budget covers it all: what was spent building the model, and the decoding to come.
+        budget = seconds - (time.perf_counter() - started) - DECODE_S_PER_STOP * len(stops)
+        stopper = _Stopper(max(0.05, budget), on_progress, should_stop, model.scale)
+        result = pyvrp.solve(model.data, stop=stopper, seed=seed, collect_stats=False, display=False)
+        complete = not stopper.stopped_early
+        routes, dropped = _decode(ctx, model, result.best, eligible)
+        unplanned += dropped
+        if on_progress is not None:
+            on_progress(1.0, round(sum(_route_cost(ctx, r) for r in routes)))
+    elif stops:
+        unplanned += [Unplanned(s.id, "no truck with a driver") for s in stops]
+    return totals(
+        routes,
+        unplanned,
+        solver=f"pyvrp {version('pyvrp')}",
+        elapsed_s=time.perf_counter() - started,
+        complete=complete,
+        problem=problem,
+        notes=notes,
+    )
+
+
+class _Stopper:
+    """PyVRP's stopping criterion: the time budget or the caller's stop; reports progress."""
+
+    def __init__(
+        self,
+        seconds: float,
+        on_progress: Callable[[float, int], None] | None,
+        should_stop: Callable[[], bool] | None,
+        scale: float,
+    ) -> None:
+        self.scale = scale
+        self.runtime = MaxRuntime(max(0.0, seconds))
+        self.seconds = max(seconds, 1e-9)
+        self.on_progress = on_progress
+        self.should_stop = should_stop
+        self.started = time.perf_counter()
+        self.last_poll = 0.0
+        self.stopped_early = False
+
+    def __call__(self, best_cost: int) -> bool:
+        if self.runtime(best_cost):
+            return True
+        now = time.perf_counter() - self.started
+        if now - self.last_poll >= 0.5:
+            self.last_poll = now
+            if self.on_progress is not None:
+                cost = -1 if best_cost >= INT_MAX // 2 else round(best_cost / self.scale)
+                self.on_progress(min(1.0, now / self.seconds), cost)
+            if self.should_stop is not None and self.should_stop():
+                self.stopped_early = True
+                return True
+        return False
+
+
+def screen(ctx: Context, stop: Stop, trucks: list[Truck]) -> tuple[str | None, list[Truck]]:
+    """Why this stop cannot be served by any truck (None: it can), and the trucks that may serve it."""
+    if stop.location is None:
+        return "no coordinates for the ship-to", []
+    products = {p for p, g in stop.demand.items() if g > 0}
+    if not products:
+        return "nothing to deliver", []
+    at_terminals = (
+        set().union(*(t.products for t in ctx.problem.terminals)) if ctx.problem.terminals else set()
+    )
+    missing = products - at_terminals
+    if missing:
+        return f"no terminal has {', '.join(sorted(missing))}", []
+    if not ctx.terminals_with(products):
+        return f"no terminal has all of {', '.join(sorted(products))}", []
+    all_trucks = list(ctx.problem.trucks)
+    carried = set().union(*(t.products for t in all_trucks)) if all_trucks else set()
+    missing = products - carried
+    if missing:
+        return f"no truck carries {', '.join(sorted(missing))}", []
+    if stop.fixed_truck is not None:
+        fixed = ctx.trucks.get(stop.fixed_truck)
+        if fixed is None:
+            return f"fixed to truck {stop.fixed_truck}, not available today", []
+        if fixed.driver_id is None:
+            return f"fixed to truck {stop.fixed_truck}, which has no driver", []
+        fleet = [fixed]
+    else:
+        fleet = list(trucks)
+        if not fleet:
+            return "no truck with a driver", []
+    fleet = [t for t in fleet if products <= t.products]
+    if not fleet:
+        return f"no available truck carries {', '.join(sorted(products))}", []
+    step = [t for t in fleet if stop.skills <= t.skills]
+    if not step:
+        return f"no truck has {', '.join(sorted(stop.skills))}", []
+    fleet = step
+    if stop.max_truck_gallons is not None:
+        step = [t for t in fleet if t.gallons_total <= stop.max_truck_gallons]
+        if not step:
+            return f"no truck small enough for the site (at most {stop.max_truck_gallons} gal)", []
+        fleet = step
+    step = [t for t in fleet if comp.fits(t.compartments, stop.demand)]
+    if not step:
+        return f"{stop.gallons} gal bigger than any truck's compartments", []
+    fleet = step
+    step = [t for t in fleet if _reachable(ctx, stop, t)]
+    if not step:
+        return "window unreachable within any driver's shift", []
+    # Only the rules that never change during the day decide which trucks may serve it (a window
+    # reachable by one shift and not another is the time windows' business, in the solver).
+    return None, fleet
+
+
+def _reachable(ctx: Context, stop: Stop, truck: Truck) -> bool:
+    """A truck serving only this stop (yard, best terminal, stop, yard) meets its window and shift."""
+    assert stop.location is not None
+    yard, home, here = ctx.at(truck.start), ctx.at(truck.end), ctx.at(stop.location)
+    terminals = ctx.terminals_with({p for p, g in stop.demand.items() if g > 0})
+    lo, hi = stop.window if stop.window is not None else (0, 10**9)
+    load_s = ctx.problem.settings.terminal_service_s
+    for t in terminals:
+        ti = ctx.at(t.location)
+        to_stop = int(ctx.dur[yard, ti]) + load_s + int(ctx.dur[ti, here])
+        arrive = truck.shift[0] + to_stop
+        if arrive > hi:
+            continue
+        back = int(ctx.dur[here, home])
+        done = max(arrive, lo) + stop.service_s + back
+        if done > truck.shift[1]:
+            continue
+        duty = to_stop + stop.service_s + back  # leaving later rather than waiting
+        if duty > truck.max_duty_s:
+            continue
+        return True
+    return False
+
+
+def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[Id, list[Truck]]) -> _Model:
+    settings = ctx.problem.settings
+    # Costs in integer units: 1e-5 dollar on road distances in metres; on planar instances one unit
+    # per distance unit when the costs per mile are whole (CVRPLIB: cost = distance), else 1/100.
+    if ctx.problem.settings.metric == "euclidean":
+        scale = 1.0 if all(float(t.cost_per_mile).is_integer() for t in trucks) else 100.0
+    else:
+        scale = float(COST_SCALE)
+    products = sorted({p for s in stops for p, g in s.demand.items() if g > 0})
+    terminals = list(ctx.problem.terminals)
+    # Vehicle types: identical trucks (and the same reachable stops) share one.
+    reach = {
+        t.id: frozenset(sid for sid, fleet in eligible.items() if any(f.id == t.id for f in fleet))
+        for t in trucks
+    }
+    keyed: dict[tuple, list[Truck]] = {}
+    for t in trucks:
+        key = (
+            t.compartments,
+            t.products,
+            t.start,
+            t.end,
+            t.shift,
+            t.max_duty_s,
+            t.cost_per_mile,
+            t.cost_per_hour,
+            reach[t.id],
+        )
+        keyed.setdefault(key, []).append(t)
+    groups = list(keyed.values())
+    # Where a truck may (re)load in the solver's model: the terminals having every product it may
+    # carry today, so that any load PyVRP makes up can be made there (PyVRP's reloads know no
+    # products). The decoder then loads each trip at the best terminal having that trip's products,
+    # which can only be nearer. No such terminal: those having one of its products.
+    day_products = set(products)
+
+    def loading(t: Truck) -> tuple[int, ...]:
+        need = t.products & day_products
+        full = tuple(i for i, term in enumerate(terminals) if need <= term.products)
+        return full or tuple(i for i, term in enumerate(terminals) if term.products & need)
+
+    starts = list(dict.fromkeys((g[0].start, loading(g[0])) for g in groups))
+    ends = list(dict.fromkeys(g[0].end for g in groups))
+    # PyVRP locations: virtual starts, end yards, terminals, then the stops; `base` maps them to ctx.
+    base = (
+        [ctx.at(y) for y, _ in starts] + [ctx.at(y) for y in ends] + [ctx.at(t.location) for t in terminals]
+    )
+    n_dep = len(base)
+    base += [ctx.at(s.location) for s in stops]  # type: ignore[arg-type]
+    idx = np.array(base)
+    dist = ctx.dist[np.ix_(idx, idx)].astype(np.int64)
+    dur = ctx.dur[np.ix_(idx, idx)].astype(np.int64)
+    # A virtual start reaches a stop through the terminal (of its loading terminals, having the
+    # stop's products) that makes the way shortest, and spends the loading time there.
+    t_idx = np.array([ctx.at(t.location) for t in terminals])
+    for k, (y, where) in enumerate(starts):
+        yi = ctx.at(y)
+        for c, s in enumerate(stops):
+            wants = {p for p, g in s.demand.items() if g > 0}
+            ok = [i for i in where if wants <= terminals[i].products]
+            if not ok:
+                dist[k, n_dep + c] = FAR_M
+                dur[k, n_dep + c] = FAR_S
+                continue
+            ci = ctx.at(s.location)  # type: ignore[arg-type]
+            via = ctx.dist[yi, t_idx[ok]] + ctx.dist[t_idx[ok], ci]
+            best = ok[int(np.argmin(via))]
+            dist[k, n_dep + c] = int(via.min())
+            dur[k, n_dep + c] = (
+                int(ctx.dur[yi, t_idx[best]] + ctx.dur[t_idx[best], ci]) + settings.terminal_service_s
+            )
+        dist[:, k] = FAR_M  # nobody drives back to a virtual start
+        dur[:, k] = FAR_S
+        dist[k, k] = dur[k, k] = 0
+    # One routing profile per distinct set of reachable stops (the first: all of them).
+    stop_pos = {s.id: n_dep + c for c, s in enumerate(stops)}
+    everyone = frozenset(s.id for s in stops)
+    profile_of: dict[frozenset, int] = {everyone: 0}
+    dists, durs = [dist], [dur]
+    for g in groups:
+        r = reach[g[0].id]
+        if r not in profile_of:
+            d2, t2 = dist.copy(), dur.copy()
+            cols = [stop_pos[sid] for sid in everyone - r]
+            d2[:, cols] = FAR_M
+            t2[:, cols] = FAR_S
+            np.fill_diagonal(d2, 0)
+            np.fill_diagonal(t2, 0)
+            profile_of[r] = len(dists)
+            dists.append(d2)
+            durs.append(t2)
+    locations = [pyvrp.Location(x=float(i), y=0.0) for i in range(len(base))]
+    depots = [Depot(location=k) for k in range(len(starts) + len(ends))]
+    depots += [
+        Depot(location=len(starts) + len(ends) + i, service_duration=settings.terminal_service_s)
+        for i in range(len(terminals))
+    ]
+    clients = []
+    for c, s in enumerate(stops):
+        lo, hi = s.window if s.window is not None else (0, INT_MAX)
+        clients.append(
+            Client(
+                location=n_dep + c,
+                delivery=[s.gallons] + [s.demand.get(p, 0) for p in products],
+                service_duration=s.service_s,
+                tw_early=lo,
+                tw_late=hi,
+                prize=round((s.prize or 0) * scale / 100),
+                required=s.prize is None,
+                name=str(s.id),
+            )
+        )
+    usable = _calibrate(ctx, stops, {g[0].compartments for g in groups})
+    biggest: dict[tuple[int, ...], int] = {}
+    for s in stops:
+        for t in eligible[s.id]:
+            biggest[t.compartments] = max(biggest.get(t.compartments, 0), s.gallons)
+    vtypes = []
+    for g in groups:
+        t = g[0]
+        usable_gal = max(usable[t.compartments], biggest.get(t.compartments, 0))
+        reload = [len(starts) + len(ends) + i for i in loading(t)]
+        vtypes.append(
+            VehicleType(
+                num_available=len(g),
+                capacity=[usable_gal] + [t.gallons_total if p in t.products else 0 for p in products],
+                start_depot=starts.index((t.start, loading(t))),
+                end_depot=len(starts) + ends.index(t.end),
+                tw_early=t.shift[0],
+                tw_late=t.shift[1],
+                shift_duration=t.max_duty_s,
+                unit_distance_cost=max(1, round(t.cost_per_mile * scale / ctx.units_per_mile)),
+                unit_duration_cost=round(t.cost_per_hour * scale / 3600),
+                profile=profile_of[reach[t.id]],
+                reload_depots=reload,
+                name=str(t.id),
+            )
+        )
+    data = ProblemData(locations, clients, depots, vtypes, dists, durs)
+    return _Model(data=data, stops=stops, groups=groups, products=products, scale=scale)
+
+
+def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], samples: int = 150) -> dict:
+    """The gallons PyVRP may put on one load of a truck with these compartments.
+
+    PyVRP knows a truck's total, not its compartments: a load within the total may still not share
+    out (3 products in 3 compartments, each product in one). Loads of this day's stops are sampled
+    (a stop and some of its nearest neighbours, as the solver's trips are) for each cap from 55 % to
+    100 % of the total, and the cap that carries the most per load wins, a load that does not fit
+    counting as half (the decoder splits it in two). 100 % on a one-product day.
+    """
+    out: dict[tuple[int, ...], int] = {}
+    if len(stops) < 2:
+        return {c: sum(c) for c in configs}
+    rng = np.random.default_rng(7)
+    at = np.array([ctx.at(s.location) for s in stops])  # type: ignore[arg-type]
+    sub = ctx.dist[np.ix_(at, at)]
+    near = np.argsort(sub, axis=1)[:, 1:12]
+    seeds = rng.integers(0, len(stops), size=samples)
+    orders = [rng.permutation(near.shape[1]) for _ in range(samples)]
+    for config in configs:
+        total = sum(config)
+        best, best_score = total, -1.0
+        for frac in np.arange(0.55, 1.0001, 0.025):
+            cap = int(total * frac)
+            score = 0.0
+            for seed, order in zip(seeds, orders, strict=True):
+                load: dict[str, int] = {}
+                gallons = 0
+                for k in [int(seed), *(int(near[seed, o]) for o in order)]:
+                    g = stops[k].gallons
+                    if gallons + g > cap:
+                        continue
+                    gallons += g
+                    for p, q in stops[k].demand.items():
+                        load[p] = load.get(p, 0) + q
+                if gallons:
+                    score += gallons if comp.fits(config, load) else gallons / 2
+            if score > best_score + 1e-9:
+                best, best_score = cap, score
+        out[config] = best
+    return out
+
+
+def _decode(
+    ctx: Context, model: _Model, solution: pyvrp.Solution, eligible: dict[Id, list[Truck]]
+) -> tuple[list[Route], list[Unplanned]]:
+    free = [list(g) for g in model.groups]
+    routes: list[Route] = []
+    unplanned: list[Unplanned] = []
+    served: set[Id] = set()
+    for r in solution.routes():
+        truck = free[r.vehicle_type()].pop(0)
+        seq = [model.stops[a.idx].id for a in r.schedule() if a.is_client()]
+        seq = _fixed_positions(ctx, seq)
+        route, dropped = _repair(ctx, truck, seq)
+        unplanned += dropped
+        if route is not None:
+            routes.append(route)
+            served.update(route.stop_ids)
+    idle = [t for g in free for t in g]
+    unplanned = _reinsert(ctx, routes, unplanned, eligible, idle)
+    served = {sid for r in routes for sid in r.stop_ids}
+    for s in model.stops:
+        if s.id in served or any(u.stop_id == s.id for u in unplanned):
+            continue
+        if s.prize is not None:
+            unplanned.append(Unplanned(s.id, "optional: not worth the detour"))
+        else:
+            unplanned.append(Unplanned(s.id, "no room in any truck's shift"))
+    return routes, unplanned
+
+
+def _reinsert(
+    ctx: Context,
+    routes: list[Route],
+    dropped: list[Unplanned],
+    eligible: dict[Id, list[Truck]],
+    idle: list[Truck],
+    tries: int = 8,
+) -> list[Unplanned]:
+    """Put the required stops the decoder had to take out (a load that did not share out into the
+    compartments cost a reload, and the time ran out) back where they fit: the cheapest insertions
+    (by added distance) into the other routes, or an idle truck, each checked by the decoder."""
+    left: list[Unplanned] = []
+    for u in dropped:
+        stop = ctx.stops[u.stop_id]
+        if stop.prize is not None or stop.location is None:
+            left.append(u)
+            continue
+        at = ctx.at(stop.location)
+        allowed = {t.id for t in eligible.get(stop.id, [])}
+        options: list[tuple[float, int, int]] = []  # (added metres, route index or -1 - idle index, position)
+        for ri, route in enumerate(routes):
+            if route.truck_id not in allowed:
+                continue
+            truck = ctx.trucks[route.truck_id]
+            points = (
+                [ctx.at(truck.start)]
+                + [
+                    ctx.at(ctx.stops[sid].location)  # type: ignore[arg-type]
+                    for sid in route.stop_ids
+                ]
+                + [ctx.at(truck.end)]
+            )
+            pinned = (
+                max((ctx.stops[sid].fixed_position or 0) + 1 for sid in route.stop_ids)
+                if any(ctx.stops[sid].fixed_position is not None for sid in route.stop_ids)
+                else 0
+            )
+            for pos in range(pinned, len(points) - 1):
+                a, b = points[pos], points[pos + 1]
+                options.append((float(ctx.dist[a, at] + ctx.dist[at, b] - ctx.dist[a, b]), ri, pos))
+        for k, truck in enumerate(idle):
+            if truck.id in allowed:
+                options.append((float(ctx.dist[ctx.at(truck.start), at] * 2), -1 - k, 0))
+        options.sort()
+        placed = False
+        for _, ri, pos in options[:tries]:
+            if ri >= 0:
+                truck = ctx.trucks[routes[ri].truck_id]
+                seq = list(routes[ri].stop_ids)
+                seq.insert(pos, stop.id)
+            else:
+                truck = idle[-1 - ri]
+                seq = [stop.id]
+            route = decode(ctx, truck, seq)
+            if route.violations:
+                continue
+            if ri >= 0:
+                routes[ri] = route
+            else:
+                routes.append(route)
+                idle.remove(truck)
+            placed = True
+            break
+        if not placed:
+            left.append(u)
+    return left
+
+
+def _fixed_positions(ctx: Context, seq: list[Id]) -> list[Id]:
+    pinned = sorted(
+        (ctx.stops[sid].fixed_position, sid) for sid in seq if ctx.stops[sid].fixed_position is not None
+    )
+    if not pinned:
+        return seq
+    rest = [sid for sid in seq if ctx.stops[sid].fixed_position is None]
+    for pos, sid in pinned:
+        rest.insert(min(int(pos), len(rest)), sid)  # type: ignore[arg-type]
+    return rest
+
+
+def _repair(ctx: Context, truck: Truck, seq: list[Id]) -> tuple[Route | None, list[Unplanned]]:
+    """Decode the route; while it is late somewhere or over its shift, take out the latest stop (or
+    the last one) and say why. The solver's best plan is feasible on all but rare days."""
+    dropped: list[Unplanned] = []
+    while seq:
+        route = decode(ctx, truck, seq)
+        late = [v for v in route.visits if v.kind == "stop" and v.late_s > 0]
+        end, start = route.visits[-1].arrival_s, route.visits[0].departure_s
+        over = end > truck.shift[1] or end - start > truck.max_duty_s
+        if not late and not over:
+            return route, dropped
+        if late:
+            worst = max(late, key=lambda v: v.late_s).ref
+            dropped.append(Unplanned(worst, "window unreachable with the trucks' shifts and the other stops"))
+        else:
+            optional = [sid for sid in seq if ctx.stops[sid].prize is not None]
+            worst = optional[-1] if optional else seq[-1]
+            dropped.append(Unplanned(worst, "no room in any truck's shift"))
+        seq = [sid for sid in seq if sid != worst]
+    return None, dropped
+
+
+def _route_cost(ctx: Context, route: Route) -> float:
+    truck = ctx.trucks[route.truck_id]
+    return route.miles * truck.cost_per_mile + route.hours * truck.cost_per_hour

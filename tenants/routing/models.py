@@ -42,7 +42,7 @@ class RoutingSettings(Timestamped):
     speed_mph = models.DecimalField(
         max_digits=5,
         decimal_places=1,
-        default=Decimal("35"),
+        default=Decimal("35.0"),
         validators=[MinValueValidator(Decimal("5")), MaxValueValidator(Decimal("90"))],
     )
     osrm_url = models.CharField(max_length=300, blank=True, default="")
@@ -53,7 +53,7 @@ class RoutingSettings(Timestamped):
     pump_gpm = models.DecimalField(
         max_digits=6,
         decimal_places=1,
-        default=Decimal("60"),
+        default=Decimal("60.0"),
         validators=[MinValueValidator(Decimal("1")), MaxValueValidator(Decimal("2000"))],
     )
     hours_of_service = models.CharField(
@@ -62,7 +62,7 @@ class RoutingSettings(Timestamped):
     max_duty_hours = models.DecimalField(
         max_digits=4,
         decimal_places=2,
-        default=Decimal("14"),
+        default=Decimal("14.00"),
         validators=[MinValueValidator(Decimal("1")), MaxValueValidator(MAX_SHIFT_HOURS)],
         help_text="On-duty limit of the 'custom' rule",
     )

@@ -89,7 +89,7 @@ Crud(
         search=("truck__asset_number",),
         sort={"truck_number": "truck__asset_number", "created_at": "created_at"},
         filters={"truck_id": ("truck_id", "int"), "plans": ("plans", "bool")},
-        default_sort="truck_number",
+        default_sort="truck__asset_number",
     ),
 )
 
@@ -111,7 +111,7 @@ Crud(
         search=("driver__name",),
         sort={"driver_name": "driver__name", "start": "start", "created_at": "created_at"},
         filters={"driver_id": ("driver_id", "int"), "truck_id": ("truck_id", "int")},
-        default_sort="driver_name",
+        default_sort="driver__name",
     ),
 )
 
@@ -133,7 +133,7 @@ Crud(
         search=("ship_to__name",),
         sort={"ship_to_name": "ship_to__name", "created_at": "created_at"},
         filters={"ship_to_id": ("ship_to_id", "int")},
-        default_sort="ship_to_name",
+        default_sort="ship_to__name",
     ),
 )
 

@@ -228,6 +228,7 @@ class RouteOut(Schema):
     hours: float
     utilization: float
     stops: int
+    violations: list[str] = Field(default_factory=list, description="What this route breaks (evaluate)")
 
 
 class UnplannedOut(Schema):

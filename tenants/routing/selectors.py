@@ -194,6 +194,7 @@ def plan_view(
                 "hours": round(float(r["hours"]), 2),
                 "utilization": round(float(r["utilization"]), 3),
                 "stops": sum(1 for v in visits if v["kind"] == "stop"),
+                "violations": list(r.get("violations") or []),
             }
         )
     unplanned = []

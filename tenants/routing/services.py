@@ -3,7 +3,6 @@ worker, progress, stop), evaluating adjusted routes, and accepting a plan throug
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import logging
 import time
@@ -173,7 +172,7 @@ def start_plan(*, day: dt.date, seconds: int | None, user: Any) -> RoutePlan:
 
 def plan_dict(plan: Any) -> dict[str, Any]:
     """The solver's Plan as JSON (tuples as lists)."""
-    out: dict[str, Any] = dataclasses.asdict(plan)
+    out: dict[str, Any] = plan.as_dict()
     return out
 
 
@@ -299,7 +298,7 @@ def evaluate_routes(row: RoutePlan, routes: Sequence[Any]) -> dict[str, Any]:
     }
     plan = evaluate(built.problem, chosen)
     result = plan_dict(plan)
-    violations = check(built.problem, plan)
+    violations = [v for r in plan.routes for v in r.violations] or check(built.problem, plan)
     return selectors.plan_view(result, selectors.Labels([result]), violations) or {}
 
 

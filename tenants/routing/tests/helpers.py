@@ -33,12 +33,17 @@ def planning_day(*, orders: int = 4, trucks: int = 2, window_first: bool = False
     from tenants.parties.models import ShipTo, Supplier, Terminal
     from tenants.pricing.models import BuyingPrice
     from tenants.routing.models import DriverShift
-    from tenants.sales.tests.helpers import master_data, order_in_db
+    from tenants.sales.tests.helpers import master_data
 
     md = master_data()
-    yard = Yard.objects.create(name="Houston yard", code="HOU", latitude=Decimal("29.76"), longitude=Decimal("-95.37"))
+    yard = Yard.objects.create(
+        name="Houston yard", code="HOU", latitude=Decimal("29.76"), longitude=Decimal("-95.37")
+    )
     terminal = Terminal.objects.create(
-        name="Pasadena rack", terminal_code="T-76-TX-2000", latitude=Decimal("29.70"), longitude=Decimal("-95.20")
+        name="Pasadena rack",
+        terminal_code="T-76-TX-2000",
+        latitude=Decimal("29.70"),
+        longitude=Decimal("-95.20"),
     )
     supplier = Supplier.objects.create(name="Gulf Supply")
     for product in (md["diesel"], md["gas"]):
@@ -65,14 +70,27 @@ def planning_day(*, orders: int = 4, trucks: int = 2, window_first: bool = False
     for i in range(orders):
         lat, lng = PLACES[i % len(PLACES)]
         site = ShipTo.objects.create(
-            customer=md["customer"], name=f"Site {i + 1}", latitude=Decimal(str(lat)), longitude=Decimal(str(lng))
+            customer=md["customer"],
+            name=f"Site {i + 1}",
+            latitude=Decimal(str(lat)),
+            longitude=Decimal(str(lng)),
         )
-        window = {"planned_time_from": dt.time(8), "planned_time_to": dt.time(10)} if window_first and i == 0 else {}
-        made.append(
-            order_in_db(md, status="verified", lines=(("diesel", "800", "3.0000"),), ship_to=site, **window)
+        window = (
+            {"planned_time_from": dt.time(8), "planned_time_to": dt.time(10)}
+            if window_first and i == 0
+            else {}
         )
+        made.append(order_at(md, site, "800", **window))
     md.update(yard=yard, terminal=terminal, trucks=units, drivers=drivers, orders=made)
     return md
+
+
+def order_at(md: dict[str, Any], site: Any, gallons: str, product: str = "diesel", **fields: Any) -> Any:
+    """A verified order of `gallons` of `product` at the ship-to `site` on DAY."""
+    from tenants.sales.tests.helpers import order_in_db
+
+    fields.setdefault("status", "verified")
+    return order_in_db({**md, "ship_to": site}, lines=((product, gallons, "3.0000"),), **fields)
 
 
 def run_plan(api: Any, jobs: Any, capture: Any, day: dt.date = DAY, seconds: int = 2) -> dict[str, Any]:

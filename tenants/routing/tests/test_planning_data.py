@@ -10,7 +10,9 @@ from tenants.routing.tests.helpers import DRIVER_SHIFT, SETTINGS, SITE, TRUCK_RO
 def test_settings_answer_the_defaults_until_saved_then_what_was_saved(api_a, tenant_a, in_tenant):
     got = api_a.get(SETTINGS).json()["data"]
     assert got["saved"] is False
-    assert got["circuity"] == "1.30" and got["speed_mph"] == "35.0" and got["hours_of_service"] == "us_property"
+    assert (
+        got["circuity"] == "1.30" and got["speed_mph"] == "35.0" and got["hours_of_service"] == "us_property"
+    )
 
     body = {
         "circuity": "1.25",
@@ -28,7 +30,12 @@ def test_settings_answer_the_defaults_until_saved_then_what_was_saved(api_a, ten
     assert res.json()["message"] == "Routing settings saved successfully"
     got = api_a.get(SETTINGS).json()["data"]
     assert got["saved"] is True
-    assert (got["circuity"], got["speed_mph"], got["pump_gpm"], got["max_duty_hours"]) == ("1.25", "42.0", "80.0", "12.00")
+    assert (got["circuity"], got["speed_mph"], got["pump_gpm"], got["max_duty_hours"]) == (
+        "1.25",
+        "42.0",
+        "80.0",
+        "12.00",
+    )
     assert got["osrm_url"] == "http://osrm.local:5000" and got["default_seconds"] == 45
 
     # A second save updates the one row.
@@ -68,7 +75,12 @@ def test_truck_routing_crud_and_its_rules(api_a, tenant_a, in_tenant):
 
     res = api_a.post(
         TRUCK_ROUTING,
-        {"truck_id": truck.pk, "product_ids": [diesel.pk], "cost_per_mile": "3.10", "skills": [" Hose_150ft ", "pump"]},
+        {
+            "truck_id": truck.pk,
+            "product_ids": [diesel.pk],
+            "cost_per_mile": "3.10",
+            "skills": [" Hose_150ft ", "pump"],
+        },
     )
     assert res.status_code == 201, res.json()
     row = res.json()["data"]
@@ -102,7 +114,13 @@ def test_driver_shift_crud_and_its_rules(api_a, tenant_a, in_tenant):
 
     with in_tenant(tenant_a):
         md = master_data()
-    body = {"driver_id": md["driver"].pk, "truck_id": md["truck"].pk, "start": "06:00", "end": "17:30", "days": [5, 1, 1]}
+    body = {
+        "driver_id": md["driver"].pk,
+        "truck_id": md["truck"].pk,
+        "start": "06:00",
+        "end": "17:30",
+        "days": [5, 1, 1],
+    }
     res = api_a.post(DRIVER_SHIFT, body)
     assert res.status_code == 201, res.json()
     shift = res.json()["data"]
@@ -130,7 +148,9 @@ def test_site_constraints_crud_and_one_per_ship_to(api_a, tenant_a, in_tenant):
 
     with in_tenant(tenant_a):
         md = master_data()
-    res = api_a.post(SITE, {"ship_to_id": md["ship_to"].pk, "max_truck_gallons": 3000, "skills": ["hose_150ft"]})
+    res = api_a.post(
+        SITE, {"ship_to_id": md["ship_to"].pk, "max_truck_gallons": 3000, "skills": ["hose_150ft"]}
+    )
     assert res.status_code == 201, res.json()
     site = res.json()["data"]
     assert site["ship_to_name"] == "Main yard" and site["max_truck_gallons"] == 3000

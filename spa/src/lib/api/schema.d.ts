@@ -16350,6 +16350,11 @@ export interface components {
             truck_number: string;
             /** Utilization */
             utilization: number;
+            /**
+             * Violations
+             * @description What this route breaks (evaluate)
+             */
+            violations?: string[];
             /** Visits */
             visits: components["schemas"]["VisitOut"][];
         };

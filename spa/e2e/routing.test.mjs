@@ -90,16 +90,28 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     await first.getByRole('progressbar', { name: /Utilization of / }).waitFor();
     assert.match(await first.locator('[data-testid^="plan-stop-"]').first().getAttribute('aria-label'), /ETA \d\d:\d\d/);
     await shot(page, 'routing-plan-desktop');
+    await first.scrollIntoViewIfNeeded();
+    await shot(page, 'routing-trucks-desktop');
 
-    // Adjust: drag a stop onto another stop; the evaluator answers new ETAs at once.
-    const stops = page.locator('[data-testid^="plan-stop-"]');
-    if ((await stops.count()) >= 2) {
+    // Adjust: drag a stop onto another stop of its truck; the evaluator answers new ETAs at once.
+    const multi = [];
+    for (const card of withStops) if ((await card.locator('[data-testid^="plan-stop-"]').count()) >= 2) multi.push(card);
+    if (multi.length > 0) {
+      // In the middle of the screen: near an edge, dnd-kit scrolls the page under the pointer.
+      await multi[0].locator('[data-testid^="plan-stop-"]').first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
+      const cardName = (await multi[0].locator('h3').innerText()).trim();
+      const stops = multi[0].locator('[data-testid^="plan-stop-"]');
       const evaluated = page.waitForResponse((r) => /\/api\/route-plan\/\d+\/evaluate$/.test(r.url()));
       await dragTo(page, stops.nth(1), stops.nth(0));
       const ev = await evaluated;
       assert.equal(ev.status(), 200, await ev.text());
       const sent = JSON.parse(ev.request().postData());
       assert.ok(Array.isArray(sent.routes) && sent.routes.every((r) => Number.isInteger(r.truck_id) && Array.isArray(r.stop_ids)), 'every truck is sent with its stop ids');
+      // The dragged truck is sent with its second stop first, the rest as planned.
+      const proposal = (await api(`/route-plan?planned_date=${day}`)).body.data.items[0].plan;
+      const dragged = proposal.routes.find((r) => r.truck_number === (cardName ?? ''));
+      const ids = dragged.visits.filter((v) => v.kind === 'stop').map((v) => v.ref);
+      assert.deepEqual(sent.routes.find((r) => r.truck_id === dragged.truck_id).stop_ids, [ids[1], ids[0], ...ids.slice(2)]);
       await page.getByRole('button', { name: 'Undo my changes' }).waitFor();
       await shot(page, 'routing-adjusted-desktop');
       await page.getByRole('button', { name: 'Undo my changes' }).click();

@@ -47,7 +47,8 @@ export function RouteDrawing({ routes, places = [], loose = [], highlight, title
   const all = useMemo(() => [...routes.flatMap((r) => r.path), ...places, ...loose].filter(isPlaced), [routes, places, loose]);
   const proj = useMemo(() => fitProjection(all, W, H, 28), [all]);
   const bar = scaleBar(proj.pxPerMile);
-  const unplaced = [...routes.flatMap((r) => r.path), ...loose].filter((p) => p.kind === 'stop' && !isPlaced(p)).length;
+  // Orders no route takes are listed beside the map; only a route's stops without coordinates are worth a note.
+  const unplaced = routes.flatMap((r) => r.path).filter((p) => p.kind === 'stop' && !isPlaced(p)).length;
   const order = routes.map((r, i) => ({ r, i })).sort((a, b) => Number(a.r.key === highlight) - Number(b.r.key === highlight));
   const pt = (p: LatLng) => proj.project(p);
 

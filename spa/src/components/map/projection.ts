@@ -52,8 +52,9 @@ export function fitProjection(points: readonly LatLng[], width: number, height: 
   };
 }
 
-/** One colour per truck: Tableau's 10 (distinct, readable on white); past ten they repeat dashed. */
-export const ROUTE_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'] as const;
+/** One colour per truck: Tableau's 10 without its red and pink (red marks a late stop), with two of
+ * its blues and teals; past ten they repeat dashed. */
+export const ROUTE_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#499894', '#bab0ac', '#a0cbe8'] as const;
 
 export function routeStyle(index: number): { color: string; dash?: string } {
   const color = ROUTE_COLORS[index % ROUTE_COLORS.length];

@@ -15,7 +15,7 @@ export function PlanSummary({ totals, current, unplanned }: { totals: Totals; cu
         {diffSentence(rows)}
         {unplanned > 0 ? ` ${unplanned} order${unplanned === 1 ? ' is' : 's are'} not planned (reasons below).` : ''}
       </Typography>
-      <Box component="table" sx={{ width: '100%', borderCollapse: 'collapse', fontVariantNumeric: 'tabular-nums', '& th, & td': { py: 0.5, px: 1, textAlign: 'right', borderBottom: 1, borderColor: 'divider' }, '& th:first-of-type, & td:first-of-type': { textAlign: 'left', pl: 0 } }}>
+      <Box component="table" sx={{ width: '100%', borderCollapse: 'collapse', fontVariantNumeric: 'tabular-nums', tableLayout: 'fixed', '& th, & td': { py: 0.5, px: 1, textAlign: 'right', borderBottom: 1, borderColor: 'divider' }, '& tr > :first-child': { textAlign: 'left', pl: 0 } }}>
         <thead>
           <tr>
             <Typography component="th" variant="caption" color="text.secondary" scope="col">

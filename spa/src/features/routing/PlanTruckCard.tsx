@@ -44,8 +44,7 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
           {stop.number} · {stop.customer}
         </Typography>
         <Typography variant="caption" color="text.secondary" component="div" noWrap>
-          {stop.place}
-          {stop.window ? ` · window ${stop.window}` : ''} · {stop.quantities || 'no bulk fuel'}
+          {[stop.place, stop.window && `window ${stop.window}`, stop.quantities].filter(Boolean).join(' · ') || 'no window'}
         </Typography>
         {visit.problems.map((p) => (
           <Typography key={p} variant="caption" color="error" component="div">

@@ -121,7 +121,7 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
   const open = view.routes.filter((r) => !accepted.has(r.truck_id) && r.visits.some((v) => v.kind === 'stop'));
 
   return (
-    <>
+    <DndContext sensors={sensors} collisionDetection={collision} onDragEnd={onDragEnd}>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1.1fr) minmax(0, 1fr)' }, mb: 2, alignItems: 'start' }}>
         <Box sx={{ minWidth: 0 }}>
           <PlanSummary totals={view.totals} current={view.current} unplanned={view.unplanned.length} />
@@ -178,8 +178,7 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
           />
         </Paper>
       </Box>
-      <DndContext sensors={sensors} collisionDetection={collision} onDragEnd={onDragEnd}>
-        <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' } }}>
+      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' } }}>
           {view.routes.map((r, i) => {
             const now = plan.current?.routes.find((c) => c.truck_id === r.truck_id);
             const nowStops = now ? now.visits.filter((v) => v.kind === 'stop').length : 0;
@@ -210,9 +209,8 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
               </Box>
             );
           })}
-        </Box>
-      </DndContext>
-    </>
+      </Box>
+    </DndContext>
   );
 }
 
@@ -220,7 +218,7 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
 export default function RoutePlanPage() {
   const [params, setParams] = useSearchParams();
   const date = params.get('date') || today();
-  const [budget, setBudget] = useState<number>(30);
+  const [chosen, setBudget] = useState<number | null>(null);
   const plans = usePlansQuery({ planned_date: date });
   const latest = plans.data?.[0] ?? null;
   const plan = usePlanQuery(latest?.id ?? 0, { skip: !latest, pollingInterval: active(latest?.status) ? 1000 : 0 });
@@ -230,6 +228,8 @@ export default function RoutePlanPage() {
   const [start, starting] = useStartPlanMutation();
   const [stop, stopping] = useStopPlanMutation();
   const settings = useRoutingSettingsQuery();
+  const budget = chosen ?? settings.data?.default_seconds ?? 30;
+  const budgets = BUDGETS.some((b) => b.seconds === budget) ? BUDGETS : [...BUDGETS, { seconds: budget, label: `${budget} seconds` }].sort((a, b) => a.seconds - b.seconds);
 
   const onStart = async () => {
     try {
@@ -264,8 +264,8 @@ export default function RoutePlanPage() {
       <Paper variant="outlined" sx={{ p: 1.5, mb: 2 }}>
         <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
           <TextField size="small" type="date" label="Day" value={date} onChange={(e) => setParams({ date: e.target.value || today() }, { replace: true })} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: { xs: '100%', sm: 180 } }} />
-          <TextField select size="small" label="Time budget" value={budget} onChange={(e) => setBudget(Number(e.target.value))} sx={{ width: { xs: '100%', sm: 160 } }} helperText="Longer finds better plans">
-            {BUDGETS.map((b) => (
+          <TextField select size="small" label="Time budget" value={budget} onChange={(e) => setBudget(Number(e.target.value))} sx={{ width: { xs: '100%', sm: 190 } }} helperText="Longer finds better plans">
+            {budgets.map((b) => (
               <MenuItem key={b.seconds} value={b.seconds}>
                 {b.label}
               </MenuItem>

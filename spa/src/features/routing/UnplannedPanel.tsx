@@ -17,10 +17,11 @@ function Row({ row, editable }: { row: UnplannedRow; editable: boolean }) {
       <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
         {row.stop.number} · {row.stop.customer}
       </Typography>
-      <Typography variant="caption" color="text.secondary" component="div" noWrap>
-        {row.stop.place}
-        {row.stop.window ? ` · window ${row.stop.window}` : ''} · {row.stop.quantities || 'no bulk fuel'}
-      </Typography>
+      {(row.stop.place || row.stop.window || row.stop.quantities) && (
+        <Typography variant="caption" color="text.secondary" component="div" noWrap>
+          {[row.stop.place, row.stop.window && `window ${row.stop.window}`, row.stop.quantities].filter(Boolean).join(' · ')}
+        </Typography>
+      )}
       <Typography variant="caption" color="error" component="div" sx={{ fontWeight: 600 }}>
         {row.reason}
       </Typography>

@@ -98,7 +98,11 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
     setLayout(next);
     try {
       const result = await evaluate({ id: plan.id, body: evaluateBody(next) }).unwrap();
-      setEvaluated({ layout: next, view: { ...toPlanView(result, plan.current, terminals), current: proposal.current } });
+      const ev = toPlanView(result, plan.current, terminals);
+      // The evaluator says only "not on a route": keep the planner's reason, or say the user took it off.
+      const why = new Map(proposal.unplanned.map((u) => [u.stop.id, u.reason]));
+      const unplanned = ev.unplanned.map((u) => (u.reason === 'not on a route' ? { ...u, reason: why.get(u.stop.id) ?? 'Taken off its truck by you' } : u));
+      setEvaluated({ layout: next, view: { ...ev, unplanned, current: proposal.current } });
     } catch (err) {
       toast.error(errorText(err));
     }

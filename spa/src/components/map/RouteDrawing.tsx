@@ -1,11 +1,25 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { fitProjection, isPlaced, routeStyle, scaleBar, type LatLng } from './projection';
 import type { MapPlace, RouteMapProps } from './types';
 
-const W = 800;
-const H = 520;
+/** The drawing's width in CSS pixels (so markers and labels keep their size on a phone). */
+function useWidth(initial: number) {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const [width, setWidth] = useState(initial);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => {
+      const w = Math.round(entry.contentRect.width);
+      if (w > 0) setWidth(w);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return { ref, width };
+}
 const LATE = '#d32f2f';
 
 function Marker({ place, x, y, color }: { place: MapPlace; x: number; y: number; color: string }) {
@@ -44,8 +58,11 @@ function Marker({ place, x, y, color }: { place: MapPlace; x: number; y: number;
  * screenshot shows (no tiles are fetched here).
  */
 export function RouteDrawing({ routes, places = [], loose = [], highlight, title = 'Map of the routes' }: RouteMapProps) {
+  const { ref, width } = useWidth(800);
+  const W = Math.max(280, width);
+  const H = Math.round(Math.min(560, Math.max(320, W * 0.65)));
   const all = useMemo(() => [...routes.flatMap((r) => r.path), ...places, ...loose].filter(isPlaced), [routes, places, loose]);
-  const proj = useMemo(() => fitProjection(all, W, H, 28), [all]);
+  const proj = useMemo(() => fitProjection(all, W, H, 28), [all, W, H]);
   const bar = scaleBar(proj.pxPerMile);
   // Orders no route takes are listed beside the map; only a route's stops without coordinates are worth a note.
   const unplaced = routes.flatMap((r) => r.path).filter((p) => p.kind === 'stop' && !isPlaced(p)).length;
@@ -53,7 +70,7 @@ export function RouteDrawing({ routes, places = [], loose = [], highlight, title
   const pt = (p: LatLng) => proj.project(p);
 
   return (
-    <Box data-testid="route-drawing">
+    <Box data-testid="route-drawing" ref={ref}>
       <Box component="svg" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}: ${routes.length} route${routes.length === 1 ? '' : 's'}`} sx={{ width: '100%', height: 'auto', display: 'block', bgcolor: '#f4f6f4', borderRadius: 1, border: 1, borderColor: 'divider' }}>
         {order.map(({ r, i }) => {
           const style = routeStyle(i);

@@ -13,6 +13,7 @@ import { clock, slack } from './planFormat';
 import { infeasible, lateStops, type RouteRow, type VisitRow } from './planView';
 
 const gal = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 const TONE = { late: 'error.main', tight: 'warning.dark', ok: 'success.dark', none: 'text.secondary' } as const;
 
 function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq: number; color: string; stale: boolean; editable: boolean }) {
@@ -27,7 +28,6 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
       {...listeners}
       data-testid={`plan-stop-${stop.number}`}
       data-late={bad ? 'true' : undefined}
-      aria-label={`${seq}. ${stop.number} ${stop.customer}, ETA ${clock(visit.arrival_s)}, ${sl.text}${stop.fixed ? ', in delivery' : ''}`}
       sx={{
         display: 'flex', gap: 1, alignItems: 'flex-start', py: 0.75, px: 1, mb: 0.5, borderRadius: 1, border: 1,
         borderColor: bad ? 'error.main' : 'divider', bgcolor: bad ? '#fdecea' : 'background.paper',
@@ -54,6 +54,9 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
       </Box>
       <Box sx={{ textAlign: 'right', flex: 'none', opacity: stale ? 0.45 : 1 }}>
         <Typography variant="body2" sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
+          <Box component="span" sx={HIDDEN}>
+            ETA{' '}
+          </Box>
           {clock(visit.arrival_s)}
         </Typography>
         <Typography variant="caption" sx={{ color: TONE[sl.tone], fontWeight: sl.tone === 'late' ? 700 : 400, whiteSpace: 'nowrap' }}>
@@ -68,7 +71,7 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
 function EndRow({ visit, stale }: { visit: VisitRow; stale: boolean }) {
   const reload = visit.kind === 'reload';
   return (
-    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', py: 0.5, px: 1, mb: 0.5, color: reload ? 'secondary.dark' : 'text.secondary', bgcolor: reload ? '#f3e5f5' : 'transparent', borderRadius: 1 }}>
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', py: 0.5, px: 1, mb: 0.5, color: reload ? '#4a148c' : 'text.secondary', bgcolor: reload ? '#f3e5f5' : 'transparent', borderRadius: 1 }}>
       {reload ? <LocalGasStation fontSize="small" aria-hidden /> : <Box sx={{ width: 20 }} />}
       <Typography variant="caption" sx={{ flex: 1, minWidth: 0 }} noWrap>
         {visit.kind === 'start' ? 'Leaves ' : visit.kind === 'end' ? 'Back at ' : 'Reload at '}

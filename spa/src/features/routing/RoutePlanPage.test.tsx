@@ -63,7 +63,7 @@ describe('Plan the day: the proposal beside the current plan', () => {
     expect(within(truck).getByText('Load 1 at Galena Park Terminal')).toBeInTheDocument();
     expect(within(truck).getByText('C1 ULSD 3,000')).toBeInTheDocument();
     expect(within(truck).getByText('91 % full')).toBeInTheDocument();
-    expect(within(truck).getByTestId('plan-stop-SO-000101')).toHaveAccessibleName('1. SO-000101 Gulf Freight, ETA 07:00, 3 h 00 to spare');
+    expect(within(truck).getByTestId('plan-stop-SO-000101')).toHaveTextContent(/^1SO-000101 · Gulf FreightPad 4 · window 07:00–12:00 · 2,400 galETA 07:003 h 00 to spare$/);
     const late = within(truck).getByTestId('plan-stop-SO-000102');
     expect(late).toHaveAttribute('data-late', 'true');
     expect(late).toHaveTextContent('30 min late');

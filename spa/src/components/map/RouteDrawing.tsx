@@ -140,7 +140,7 @@ export function RouteDrawing({ routes, places = [], loose = [], highlight, title
           <Box component="svg" width={12} height={12} aria-hidden><circle cx={6} cy={6} r={5} fill={LATE} /></Box>
           <Typography variant="caption">Late stop</Typography>
         </Box>
-        {loose.length > 0 && (
+        {loose.some(isPlaced) && (
           <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             <Box component="svg" width={12} height={12} aria-hidden><circle cx={6} cy={6} r={4.5} fill="#fff" stroke="#757575" strokeWidth={2} /></Box>
             <Typography variant="caption">Not planned</Typography>

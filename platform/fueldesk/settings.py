@@ -200,7 +200,7 @@ TEMPLATES = [
 ]
 
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "tenants.accounts.hashers.ServerArgon2PasswordHasher",  # why its parameters: the module's docstring
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
 PASSWORD_MIN_LENGTH = 10

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
 import { makePng } from './png.mjs';
-import { ARTIFACTS, DEMO, PHONE, apiLogin, axe, launch, openPage, shot, signIn, unique, useSession } from './lib.mjs';
+import { ARTIFACTS, DEMO, PHONE, apiLogin, axe, launch, openPage, settleAnimations, shot, signIn, unique, useSession } from './lib.mjs';
 
 let server;
 let browser;
@@ -281,6 +281,31 @@ describe('FuelDesk SPA', { concurrency: false }, () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
     assertNoConsoleErrors(errors, 'stale token');
+    await context.close();
+  });
+  test("a server failure's toast quotes the request id the server logged", async () => {
+    // The export answers 500 here (the real server's answer, its X-Request-ID kept, its status and
+    // body replaced): the toast must carry that id, which is what support searches the logs for.
+    const { page, errors, context } = await openPage(browser, { allow: ['/export', '500'] });
+    let requestId = '';
+    await page.route('**/api/customer/customers/export**', async (route) => {
+      const real = await route.fetch();
+      requestId = real.headers()['x-request-id'] ?? '';
+      await route.fulfill({
+        status: 500,
+        headers: { 'Content-Type': 'application/json', 'X-Request-ID': requestId },
+        body: JSON.stringify({ detail: 'Something went wrong on our side.' }),
+      });
+    });
+    await useSession(page, admin, '/customer');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const toastText = page.getByRole('alert').filter({ hasText: 'reference' }).first();
+    await toastText.waitFor();
+    assert.match(requestId, /^[0-9a-f]{32}$/, 'the server returned a request id');
+    assert.equal(await toastText.textContent(), `Something went wrong on our side. (reference ${requestId})`);
+    await settleAnimations(page);
+    await shot(page, 'e2e-desktop-error-toast-reference');
+    assertNoConsoleErrors(errors, 'error toast');
     await context.close();
   });
 });

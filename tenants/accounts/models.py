@@ -81,7 +81,13 @@ class User(models.Model):
         self.password = make_password(raw)
 
     def check_password(self, raw: str) -> bool:
-        return check_password(raw, self.password)
+        # A hash of older parameters (or another hasher) is replaced by the current one on success.
+        return check_password(raw, self.password, setter=self._rehash)
+
+    def _rehash(self, raw: str) -> None:
+        self.set_password(raw)
+        if self.pk:
+            type(self).objects.filter(pk=self.pk).update(password=self.password)
 
     def perm_scope(self, code: str) -> str | None:
         """How far the user's role grants `code`: "all" rows, "own" rows (core.scoping), or None."""

@@ -10,6 +10,7 @@ SEED_MODULES = [
     "tenants.demo.sales",
     "tenants.demo.driver_day",  # the demo driver's stops for today (driver portal)
     "tenants.demo.purchasing",
+    "tenants.demo.routing",  # drivers' shifts and trucks' routing data: "Plan the day" has a day
 ]
 
 

@@ -58,6 +58,7 @@ class DriverStopOut(Schema):
     version: str = Field(..., description="Send it back with an action: the order as the driver saw it")
     stop_number: int = Field(..., description="The driver's own stops of the answer, 1..n in stop order")
     stop_sequence: int | None = Field(None, description="Its place on the truck (others' stops counted)")
+    eta: dt.time | None = Field(None, description="Arrival of the accepted route plan (none: not planned)")
     planned_date: dt.date
     planned_time_from: dt.time | None = None
     planned_time_to: dt.time | None = None
@@ -127,6 +128,11 @@ class DriverSummaryOut(Schema):
     products: list[DriverProductTotal]
     trucks: list[DriverTruckTotal]
     stops: list[DriverSummaryStop]
+    planned_miles: Decimal | None = Field(None, description="The accepted route plan's miles (none: no plan)")
+    driven_miles: Decimal | None = Field(
+        None, description="Yard → the day's delivery tickets' GPS points → yard (none: no GPS point)"
+    )
+    gps_points: int = 0
 
 
 # --- actions ---------------------------------------------------------------------------------------

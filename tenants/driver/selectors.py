@@ -19,6 +19,7 @@ from django.utils import timezone
 from tenants.driver.models import DriverAction
 from tenants.fleet.models import Driver
 from tenants.parties.models import CustomerAsset
+from tenants.routing import selectors as routing_selectors
 from tenants.sales.models import LineItem, SalesOrder
 
 S = SalesOrder.Status
@@ -138,6 +139,7 @@ def todays_orders(driver: Driver, *, day: dt.date, truck_ids: list[int]) -> list
     if truck_ids:
         qs = qs.filter(truck_id__in=truck_ids)
     orders = list(qs)
+    planned = routing_selectors.planned_stops(o.pk for o in orders)  # the accepted plan's ETAs
     site_ids = {o.ship_to_id for o in orders if o.ship_to_id}
     tanks: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for asset in (
@@ -164,6 +166,7 @@ def todays_orders(driver: Driver, *, day: dt.date, truck_ids: list[int]) -> list
                 "version": order_version(o, lines),
                 "stop_number": number,
                 "stop_sequence": o.stop_sequence,
+                "eta": planned[o.pk]["eta"] if o.pk in planned else None,
                 "planned_date": o.planned_date,
                 "planned_time_from": o.planned_time_from,
                 "planned_time_to": o.planned_time_to,
@@ -254,7 +257,9 @@ def daily_summary(driver: Driver, *, day: dt.date) -> dict[str, Any]:
             if ln.product.sold_as == "gallon":
                 truck["gallons"] += qty
     open_stops = [o for o in orders if o.status in OPEN_STATUSES and o.planned_date == day]
+    miles = routing_selectors.miles_summary([o.pk for o in orders if o.planned_date == day], day)
     return {
+        **miles,
         "date": day,
         "driver_name": driver.name,
         "deliveries_done": len(done),

@@ -14,12 +14,12 @@ from ninja import Query, Router
 from tenants.routing import problem_builder, selectors, services
 from tenants.routing.models import DriverShift, RoutePlan, SiteConstraint, TruckRouting
 from tenants.routing.schemas import (
-    AcceptIn,
-    AcceptOut,
     DriverShiftIn,
     DriverShiftOut,
-    EvaluateIn,
     PlanBodyOut,
+    RoutePlanAcceptIn,
+    RoutePlanAcceptOut,
+    RoutePlanEvaluateIn,
     RoutePlanIn,
     RoutePlanListOut,
     RoutePlanOut,
@@ -206,7 +206,7 @@ def stop(request: HttpRequest, plan_id: int) -> Answer:
     operation_id="route_plan_evaluate",
     summary="ETAs, loads, slack and violations of adjusted routes (no solving; nothing is saved)",
 )
-def evaluate(request: HttpRequest, plan_id: int, payload: EvaluateIn) -> Answer:
+def evaluate(request: HttpRequest, plan_id: int, payload: RoutePlanEvaluateIn) -> Answer:
     row = _plan(plan_id)
     data = services.evaluate_routes(row, payload.routes)
     n = len(data["violations"])
@@ -215,7 +215,7 @@ def evaluate(request: HttpRequest, plan_id: int, payload: EvaluateIn) -> Answer:
 
 @plan_router.post(
     "/{int:plan_id}/accept",
-    response=Envelope[AcceptOut],
+    response=Envelope[RoutePlanAcceptOut],
     auth=perm("route_plan.accept"),
     operation_id="route_plan_accept",
     summary="Accept the plan (all, some trucks, or adjusted routes): assigns orders through the workflow",
@@ -223,7 +223,7 @@ def evaluate(request: HttpRequest, plan_id: int, payload: EvaluateIn) -> Answer:
     "other orders of the day go back to verified. An order in delivery is never moved. 409 naming what "
     "changed when the day changed since the plan.",
 )
-def accept(request: HttpRequest, plan_id: int, payload: AcceptIn) -> Answer:
+def accept(request: HttpRequest, plan_id: int, payload: RoutePlanAcceptIn) -> Answer:
     row = _plan(plan_id)
     result = services.accept(row, truck_ids=payload.truck_ids, routes=payload.routes, by=request.auth)
     result["plan"] = selectors.plan_out(result["plan"])

@@ -54,7 +54,7 @@ class Built:
     # truck id -> its driver, number (accept assigns the driver with the truck).
     trucks: dict[str, dict[str, Any]] = field(default_factory=dict)
     # order id -> the current truck and stop sequence (the current plan).
-    current: dict[int, list[int]] = field(default_factory=dict)
+    current: dict[Any, list[Any]] = field(default_factory=dict)
 
     def snapshot(self) -> dict[str, Any]:
         return {"orders": self.orders, "trucks": self.trucks}

@@ -170,23 +170,23 @@ class RoutePlanQuery(Schema):
     planned_date: Day | None = None
 
 
-class RouteIn(Schema):
+class PlanRouteIn(Schema):
     truck_id: Id
     stop_ids: list[Id] = Field(max_length=1000, description="Order ids in visiting order")
 
 
-class EvaluateIn(Schema):
-    routes: list[RouteIn] = Field(max_length=500)
+class RoutePlanEvaluateIn(Schema):
+    routes: list[PlanRouteIn] = Field(max_length=500)
 
 
-class AcceptIn(Schema):
+class RoutePlanAcceptIn(Schema):
     truck_ids: list[Id] | None = Field(None, max_length=500, description="Only these trucks' routes")
-    routes: list[RouteIn] | None = Field(
+    routes: list[PlanRouteIn] | None = Field(
         None, max_length=500, description="Adjusted routes (these replace the plan's routes of their trucks)"
     )
 
 
-class LoadCompartmentOut(Schema):
+class PlanCompartmentOut(Schema):
     compartment: int
     product: str
     gallons: int
@@ -195,11 +195,11 @@ class LoadCompartmentOut(Schema):
 class PlanLoadOut(Schema):
     terminal_id: int | str
     terminal_name: str
-    compartments: list[LoadCompartmentOut]
+    compartments: list[PlanCompartmentOut]
     gallons: int
 
 
-class VisitOut(Schema):
+class PlanVisitOut(Schema):
     kind: str  # start | reload | stop | end
     ref: int | str
     label: str
@@ -217,12 +217,12 @@ class VisitOut(Schema):
     gallons: int = 0
 
 
-class RouteOut(Schema):
+class PlanRouteOut(Schema):
     truck_id: int | str
     truck_number: str
     driver_id: int | str | None
     driver_name: str | None
-    visits: list[VisitOut]
+    visits: list[PlanVisitOut]
     loads: list[PlanLoadOut]
     miles: float
     hours: float
@@ -231,14 +231,14 @@ class RouteOut(Schema):
     violations: list[str] = Field(default_factory=list, description="What this route breaks (evaluate)")
 
 
-class UnplannedOut(Schema):
+class PlanUnplannedOut(Schema):
     stop_id: int | str
     order_number: str | None
     customer_name: str | None
     reason: str
 
 
-class TotalsOut(Schema):
+class PlanTotalsOut(Schema):
     miles: float
     hours: float
     trucks_used: int
@@ -248,7 +248,7 @@ class TotalsOut(Schema):
     unplanned: int
 
 
-class DiffOut(Schema):
+class PlanDiffOut(Schema):
     miles: float
     hours: float
     trucks_used: int
@@ -256,16 +256,16 @@ class DiffOut(Schema):
 
 
 class PlanBodyOut(Schema):
-    routes: list[RouteOut]
-    unplanned: list[UnplannedOut]
-    totals: TotalsOut
+    routes: list[PlanRouteOut]
+    unplanned: list[PlanUnplannedOut]
+    totals: PlanTotalsOut
     solver: str
     elapsed_s: float
     complete: bool
     violations: list[str] = Field(default_factory=list)
 
 
-class LeftOutOut(Schema):
+class PlanLeftOutOut(Schema):
     kind: str  # truck | order
     ref: int
     label: str
@@ -284,8 +284,8 @@ class RoutePlanOut(Schema):
     job_id: int | None
     plan: PlanBodyOut | None
     current: PlanBodyOut | None
-    difference: DiffOut | None
-    left_out: list[LeftOutOut]
+    difference: PlanDiffOut | None
+    left_out: list[PlanLeftOutOut]
     created_at: dt.datetime
     started_at: dt.datetime | None
     finished_at: dt.datetime | None
@@ -296,7 +296,7 @@ class RoutePlanListOut(Schema):
     items: list[RoutePlanOut]
 
 
-class AcceptOut(Schema):
+class RoutePlanAcceptOut(Schema):
     plan: RoutePlanOut
     assigned: int
     kept_in_delivery: int

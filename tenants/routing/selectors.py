@@ -298,11 +298,49 @@ def planned_stops(order_ids: Iterable[int]) -> dict[int, Any]:
     }
 
 
-def planned_miles(truck_ids: Iterable[int], day: dt.date) -> Decimal | None:
-    """Planned miles of the accepted routes of these trucks on the day (None: no accepted plan)."""
-    found: dict[int, Decimal] = {}
-    for truck_id, miles in PlannedStop.objects.filter(
-        truck_id__in=list(truck_ids), sales_order__planned_date=day
-    ).values_list("truck_id", "route_miles"):
-        found[truck_id] = miles
-    return sum(found.values(), Decimal("0")) if found else None
+def _great_circle_miles(a: tuple[float, float], b: tuple[float, float]) -> float:
+    p1, p2 = math.radians(a[0]), math.radians(b[0])
+    dp, dl = p2 - p1, math.radians(b[1] - a[1])
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 3958.8 * 2 * math.asin(math.sqrt(min(1.0, h)))
+
+
+def miles_summary(order_ids: Iterable[int], day: dt.date) -> dict[str, Any]:
+    """Planned vs driven miles of a driver's day: planned = the accepted routes' miles of the trucks of
+    these orders; driven = from the trucks' start yard through the GPS points of the day's delivery
+    tickets (in delivery order) and back, great-circle x the settings' circuity (the same measure the
+    planner uses without OSRM). None when there is no accepted route, or no GPS point."""
+    from tenants.delivery.models import DeliveryTicket
+    from tenants.routing.problem_builder import settings_row
+
+    ids = list(order_ids)
+    stops = list(
+        PlannedStop.objects.filter(sales_order_id__in=ids).values_list("truck_id", "route_miles").distinct()
+    )
+    planned = {t: m for t, m in stops}
+    points = [
+        (float(lat or 0), float(lng or 0), truck_id)
+        for lat, lng, truck_id in DeliveryTicket.objects.filter(
+            sales_order_id__in=ids, latitude__isnull=False, longitude__isnull=False
+        )
+        .order_by("delivered_at", "created_at", "id")
+        .values_list("latitude", "longitude", "sales_order__truck_id")
+    ]
+    driven: float | None = None
+    if points:
+        yards = _truck_yards({t for _, _, t in points if t is not None})
+        circuity = float(settings_row().circuity)
+        total = 0.0
+        for truck_id in dict.fromkeys(t for _, _, t in points):
+            path = [(a, b) for a, b, t in points if t == truck_id]
+            yard = yards.get(truck_id) if truck_id is not None else None
+            if yard is not None and yard.latitude is not None and yard.longitude is not None:
+                home = (float(yard.latitude), float(yard.longitude))
+                path = [home, *path, home]
+            total += sum(_great_circle_miles(path[i], path[i + 1]) for i in range(len(path) - 1))
+        driven = total * circuity
+    return {
+        "planned_miles": sum(planned.values(), Decimal("0")).quantize(Decimal("0.1")) if planned else None,
+        "driven_miles": Decimal(str(round(driven, 1))) if driven is not None else None,
+        "gps_points": len(points),
+    }

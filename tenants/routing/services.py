@@ -189,8 +189,9 @@ def run_plan(plan_id: int) -> None:
     RoutePlan.objects.filter(pk=row.pk).update(status=S.RUNNING, started_at=timezone.now(), error="")
     built = problem_builder.build(row.planned_date)
     problem = built.problem
+    known = {st.id for st in problem.stops}
     current = {
-        t.id: [s for s in built.current.get(t.id, []) if s in {st.id for st in problem.stops}]
+        t.id: [s for s in built.current.get(t.id, []) if s in known]
         for t in problem.trucks
         if built.current.get(t.id)
     }

@@ -13,13 +13,12 @@ from tenants.routing.solver.context import Context, build
 from tenants.routing.solver.evaluate import decode, totals
 from tenants.routing.solver.plan import Plan, Route, Unplanned
 from tenants.routing.solver.problem import Id, Problem, Stop, Truck
+from tenants.routing.solver.screening import screen
 
 TOO_LATE = 10**9
 
 
 def nearest_neighbour(problem: Problem) -> Plan:
-    from tenants.routing.solver.solve import screen  # the same reasons for what nobody can serve
-
     started = time.perf_counter()
     ctx = build(problem)
     trucks = sorted((t for t in problem.trucks if t.driver_id is not None), key=lambda t: t.shift[0])
@@ -31,9 +30,27 @@ def nearest_neighbour(problem: Problem) -> Plan:
             unplanned.append(Unplanned(stop.id, reason))
         elif stop.prize is None:
             eligible[stop.id] = {t.id for t in fleet}
+    routes, todo = routes_for(ctx, trucks, eligible)
+    unplanned += [
+        Unplanned(sid, "the nearest-neighbour dispatcher found no room") for sid in sorted(todo, key=str)
+    ]
+    unplanned += [Unplanned(s.id, "optional: not taken") for s in problem.stops if s.prize is not None]
+    return totals(
+        routes,
+        unplanned,
+        solver="nearest neighbour",
+        elapsed_s=time.perf_counter() - started,
+        complete=True,
+        problem=problem,
+    )
+
+
+def routes_for(ctx: Context, trucks: list[Truck], eligible: dict[Id, set[Id]]) -> tuple[list[Route], set[Id]]:
+    """The nearest-neighbour routes of these trucks (earliest shift first) over the stops of
+    `eligible` (stop -> the trucks that may serve it), and the stops left over."""
     todo = set(eligible)
     routes: list[Route] = []
-    for truck in trucks:
+    for truck in sorted(trucks, key=lambda t: t.shift[0]):
         seq = [
             s.id
             for s in sorted(
@@ -51,18 +68,7 @@ def nearest_neighbour(problem: Problem) -> Plan:
                 todo -= set(seq)
                 break
             seq = seq[:-1]
-    unplanned += [
-        Unplanned(sid, "the nearest-neighbour dispatcher found no room") for sid in sorted(todo, key=str)
-    ]
-    unplanned += [Unplanned(s.id, "optional: not taken") for s in problem.stops if s.prize is not None]
-    return totals(
-        routes,
-        unplanned,
-        solver="nearest neighbour",
-        elapsed_s=time.perf_counter() - started,
-        complete=True,
-        problem=problem,
-    )
+    return routes, todo
 
 
 def _greedy(ctx: Context, truck: Truck, candidates: list[Stop], fixed: list[Id]) -> list[Id]:

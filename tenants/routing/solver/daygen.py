@@ -26,13 +26,13 @@ SIZES = (200, 300, 500, 750, 1000, 1200, 1500, 2000, 2500)
 SIZE_WEIGHTS = (6, 10, 14, 14, 14, 12, 10, 7, 3)
 PRODUCTS = ("ULSD", "DYED", "REG")
 LONG_HOSE = "hose-150ft"
-# (compartments, how many of the 60) : tank wagons of 3 to 5 compartments, a few small ones.
+# (compartments, how many of the 60): tank wagons of 3 to 5 compartments and a few 3,000 gal bobtails.
 FLEET = [
-    ((2000, 1500, 1500), 8),
-    ((3000, 2500, 2500), 14),
-    ((2500, 2000, 2000, 1500), 18),
-    ((3000, 2500, 2000, 1500), 10),
-    ((3000, 2500, 2000, 1500, 1000), 10),
+    ((1200, 1000, 800), 8),
+    ((3000, 2500, 2500), 6),
+    ((2500, 2000, 2000, 1500), 16),
+    ((2000, 2000, 1500, 1500, 1000), 15),
+    ((3000, 2500, 2000, 1500, 1000), 15),
 ]
 
 
@@ -42,6 +42,7 @@ def day(
     trucks: int = 60,
     optional: int = 0,
     fixed: int = 4,
+    fixed_cost: float = 200.0,
 ) -> Problem:
     rng = random.Random(seed)  # noqa: S311 (synthetic data, not security)
     lat0, lng0 = 39.70, -75.60  # the area's south-west corner
@@ -81,8 +82,9 @@ def day(
                 end=yard,
                 shift=(start, start + length),
                 max_duty_s=length,
-                cost_per_mile=2.4 if sum(comps) < 7000 else 2.8,
+                cost_per_mile=2.2 if sum(comps) < 7000 else 2.8,
                 cost_per_hour=32.0,
+                fixed_cost=fixed_cost,
                 skills=frozenset({LONG_HOSE}) if k % 2 == 0 else frozenset(),
                 driver_id=1000 + k,
             )

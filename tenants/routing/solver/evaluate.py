@@ -32,13 +32,17 @@ class _Label:
     trip: tuple[int, int, Id, bool] | None  # (first, last, terminal id, forced)
 
 
-def evaluate(problem: Problem, routes: Mapping[Id, Sequence[Id]]) -> Plan:
-    ctx = build(problem)
+def evaluate(problem: Problem, routes: Mapping[Id, Sequence[Id]], ctx: Context | None = None) -> Plan:
+    """The plan these routes make (no solving). `ctx`: a `context.build(problem)` kept between drags
+    (the distance matrix, OSRM's when configured, is then computed once)."""
+    ctx = ctx if ctx is not None and ctx.problem is problem else build(problem)
     out: list[Route] = []
     placed: set[Id] = set()
+    notes: list[str] = []
     for truck_id, stop_ids in routes.items():
         truck = ctx.trucks.get(truck_id)
         if truck is None:
+            notes.append(f"truck {truck_id}: not available today, its stops are not on a route")
             continue
         if not stop_ids:
             continue
@@ -50,7 +54,9 @@ def evaluate(problem: Problem, routes: Mapping[Id, Sequence[Id]]) -> Plan:
         for s in problem.stops
         if s.id not in placed
     ]
-    return totals(out, unplanned, solver="evaluate", elapsed_s=0.0, complete=True, problem=problem)
+    return totals(
+        out, unplanned, solver="evaluate", elapsed_s=0.0, complete=True, problem=problem, notes=notes
+    )
 
 
 def totals(
@@ -66,7 +72,9 @@ def totals(
     trucks = {t.id: t for t in problem.trucks}
     stops = {s.id: s for s in problem.stops}
     cost = sum(
-        r.miles * trucks[r.truck_id].cost_per_mile + r.hours * trucks[r.truck_id].cost_per_hour
+        r.miles * trucks[r.truck_id].cost_per_mile
+        + r.hours * trucks[r.truck_id].cost_per_hour
+        + (trucks[r.truck_id].fixed_cost if r.stop_ids else 0.0)
         for r in routes
     )
     prizes = sum(stops[sid].prize or 0 for r in routes for sid in r.stop_ids if sid in stops)

@@ -74,6 +74,7 @@ class Truck:
     cost_per_hour: float = 30.0
     skills: frozenset[str] = frozenset()
     driver_id: Id | None = None
+    fixed_cost: float = 0.0  # dollars for using the truck at all that day (the solver uses fewer trucks)
 
     @property
     def gallons_total(self) -> int:

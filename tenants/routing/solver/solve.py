@@ -12,7 +12,7 @@ The model given to PyVRP (docs/routing-solver.md says why):
   load is never free;
 - a stop a truck may not serve (skill, max truck size, product, fixed to another truck) is out of
   reach of that truck's routing profile (its edges cost ~10,000 km and a day of driving);
-- the costs are cost per mile and cost per hour, in units of 1e-5 dollar.
+- the costs are cost per mile, cost per hour and a truck's fixed cost, in units of 1e-4 dollar.
 Compartments are not in PyVRP's model (it only knows totals): each load the solver proposes is
 checked exactly (compartments.assign) and the route split again where a load does not fit.
 """
@@ -20,6 +20,7 @@ checked exactly (compartments.assign) and the route split again where a load doe
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -27,6 +28,7 @@ from importlib.metadata import version
 import numpy as np
 import pyvrp
 from pyvrp import Client, Depot, ProblemData, VehicleType
+from pyvrp.exceptions import PenaltyBoundWarning
 from pyvrp.stop import MaxRuntime
 
 from tenants.routing.solver import compartments as comp
@@ -34,11 +36,14 @@ from tenants.routing.solver.context import Context, build
 from tenants.routing.solver.evaluate import decode, totals
 from tenants.routing.solver.plan import Plan, Route, Unplanned
 from tenants.routing.solver.problem import Id, Problem, Stop, Truck
+from tenants.routing.solver.screening import screen
 
-COST_SCALE = 100_000  # solver cost units per dollar
+COST_SCALE = 10_000  # solver cost units per dollar (PyVRP's penalties are calibrated for small units)
 FAR_M = 10_000_000  # an edge a truck may not take
 FAR_S = 86_400 * 3
 INT_MAX = int(np.iinfo(np.int64).max)
+SOLVE_PARAMS = pyvrp.SolveParams()
+MISFIT_WORTH = 0.5  # a sampled load that does not share out counts this much (the decoder splits it)
 DECODE_S_PER_STOP = 0.004  # kept for the decoding out of the time budget
 
 
@@ -78,11 +83,19 @@ def solve(
     if stops and trucks:
         model = _model(ctx, stops, trucks, eligible)
         # The budget covers it all: what was spent building the model, and the decoding to come.
-        budget = seconds - (time.perf_counter() - started) - DECODE_S_PER_STOP * len(stops)
+        # (The decoding slows down with the machine's load like the building did: half of it is kept.)
+        spent = time.perf_counter() - started
+        budget = seconds - spent - DECODE_S_PER_STOP * len(stops) - 0.5 * spent
         stopper = _Stopper(max(0.05, budget), on_progress, should_stop, model.scale)
-        result = pyvrp.solve(model.data, stop=stopper, seed=seed, collect_stats=False, display=False)
+        with warnings.catch_warnings():
+            # PyVRP warns when a penalty reaches its bound (a hard day): the plan's repair and
+            # unplanned reasons say what could not be done; the worker's log needs no warning.
+            warnings.simplefilter("ignore", PenaltyBoundWarning)
+            result = pyvrp.solve(
+                model.data, stop=stopper, seed=seed, collect_stats=False, display=False, params=SOLVE_PARAMS
+            )
         complete = not stopper.stopped_early
-        routes, dropped = _decode(ctx, model, result.best, eligible)
+        routes, dropped = _decode(ctx, model, result.best, eligible, deadline=started + seconds)
         unplanned += dropped
         if on_progress is not None:
             on_progress(1.0, round(sum(_route_cost(ctx, r) for r in routes)))
@@ -133,88 +146,9 @@ class _Stopper:
         return False
 
 
-def screen(ctx: Context, stop: Stop, trucks: list[Truck]) -> tuple[str | None, list[Truck]]:
-    """Why this stop cannot be served by any truck (None: it can), and the trucks that may serve it."""
-    if stop.location is None:
-        return "no coordinates for the ship-to", []
-    products = {p for p, g in stop.demand.items() if g > 0}
-    if not products:
-        return "nothing to deliver", []
-    at_terminals = (
-        set().union(*(t.products for t in ctx.problem.terminals)) if ctx.problem.terminals else set()
-    )
-    missing = products - at_terminals
-    if missing:
-        return f"no terminal has {', '.join(sorted(missing))}", []
-    if not ctx.terminals_with(products):
-        return f"no terminal has all of {', '.join(sorted(products))}", []
-    all_trucks = list(ctx.problem.trucks)
-    carried = set().union(*(t.products for t in all_trucks)) if all_trucks else set()
-    missing = products - carried
-    if missing:
-        return f"no truck carries {', '.join(sorted(missing))}", []
-    if stop.fixed_truck is not None:
-        fixed = ctx.trucks.get(stop.fixed_truck)
-        if fixed is None:
-            return f"fixed to truck {stop.fixed_truck}, not available today", []
-        if fixed.driver_id is None:
-            return f"fixed to truck {stop.fixed_truck}, which has no driver", []
-        fleet = [fixed]
-    else:
-        fleet = list(trucks)
-        if not fleet:
-            return "no truck with a driver", []
-    fleet = [t for t in fleet if products <= t.products]
-    if not fleet:
-        return f"no available truck carries {', '.join(sorted(products))}", []
-    step = [t for t in fleet if stop.skills <= t.skills]
-    if not step:
-        return f"no truck has {', '.join(sorted(stop.skills))}", []
-    fleet = step
-    if stop.max_truck_gallons is not None:
-        step = [t for t in fleet if t.gallons_total <= stop.max_truck_gallons]
-        if not step:
-            return f"no truck small enough for the site (at most {stop.max_truck_gallons} gal)", []
-        fleet = step
-    step = [t for t in fleet if comp.fits(t.compartments, stop.demand)]
-    if not step:
-        return f"{stop.gallons} gal bigger than any truck's compartments", []
-    fleet = step
-    step = [t for t in fleet if _reachable(ctx, stop, t)]
-    if not step:
-        return "window unreachable within any driver's shift", []
-    # Only the rules that never change during the day decide which trucks may serve it (a window
-    # reachable by one shift and not another is the time windows' business, in the solver).
-    return None, fleet
-
-
-def _reachable(ctx: Context, stop: Stop, truck: Truck) -> bool:
-    """A truck serving only this stop (yard, best terminal, stop, yard) meets its window and shift."""
-    assert stop.location is not None
-    yard, home, here = ctx.at(truck.start), ctx.at(truck.end), ctx.at(stop.location)
-    terminals = ctx.terminals_with({p for p, g in stop.demand.items() if g > 0})
-    lo, hi = stop.window if stop.window is not None else (0, 10**9)
-    load_s = ctx.problem.settings.terminal_service_s
-    for t in terminals:
-        ti = ctx.at(t.location)
-        to_stop = int(ctx.dur[yard, ti]) + load_s + int(ctx.dur[ti, here])
-        arrive = truck.shift[0] + to_stop
-        if arrive > hi:
-            continue
-        back = int(ctx.dur[here, home])
-        done = max(arrive, lo) + stop.service_s + back
-        if done > truck.shift[1]:
-            continue
-        duty = to_stop + stop.service_s + back  # leaving later rather than waiting
-        if duty > truck.max_duty_s:
-            continue
-        return True
-    return False
-
-
 def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[Id, list[Truck]]) -> _Model:
     settings = ctx.problem.settings
-    # Costs in integer units: 1e-5 dollar on road distances in metres; on planar instances one unit
+    # Costs in integer units: 1e-4 dollar on road distances in metres; on planar instances one unit
     # per distance unit when the costs per mile are whole (CVRPLIB: cost = distance), else 1/100.
     if ctx.problem.settings.metric == "euclidean":
         scale = 1.0 if all(float(t.cost_per_mile).is_integer() for t in trucks) else 100.0
@@ -238,6 +172,7 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
             t.max_duty_s,
             t.cost_per_mile,
             t.cost_per_hour,
+            t.fixed_cost,
             reach[t.id],
         )
         keyed.setdefault(key, []).append(t)
@@ -303,7 +238,7 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
             profile_of[r] = len(dists)
             dists.append(d2)
             durs.append(t2)
-    locations = [pyvrp.Location(x=float(i), y=0.0) for i in range(len(base))]
+    locations = [pyvrp.Location(x=float(b), y=0.0) for b in base]  # x: the point in ctx's matrix
     depots = [Depot(location=k) for k in range(len(starts) + len(ends))]
     depots += [
         Depot(location=len(starts) + len(ends) + i, service_duration=settings.terminal_service_s)
@@ -334,6 +269,18 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
         t = g[0]
         usable_gal = max(usable[t.compartments], biggest.get(t.compartments, 0))
         reload = [len(starts) + len(ends) + i for i in loading(t)]
+        # Identical trucks, as many as the stops they may serve, at a yard that is their terminal and
+        # free to use: a second load is the same as a second truck, so PyVRP searches one-load
+        # routes only (a smaller neighbourhood; CVRPLIB's unlimited fleets are such).
+        home = {terminals[i].location for i in loading(t)}
+        if (
+            len(g) >= len(reach[t.id])
+            and t.fixed_cost == 0
+            and t.start in home
+            and t.end == t.start
+            and t.max_duty_s >= t.shift[1] - t.shift[0]
+        ):
+            reload = []
         vtypes.append(
             VehicleType(
                 num_available=len(g),
@@ -345,13 +292,20 @@ def _model(ctx: Context, stops: list[Stop], trucks: list[Truck], eligible: dict[
                 shift_duration=t.max_duty_s,
                 unit_distance_cost=max(1, round(t.cost_per_mile * scale / ctx.units_per_mile)),
                 unit_duration_cost=round(t.cost_per_hour * scale / 3600),
+                fixed_cost=round(t.fixed_cost * scale),
                 profile=profile_of[reach[t.id]],
                 reload_depots=reload,
                 name=str(t.id),
             )
         )
     data = ProblemData(locations, clients, depots, vtypes, dists, durs)
-    return _Model(data=data, stops=stops, groups=groups, products=products, scale=scale)
+    return _Model(
+        data=data,
+        stops=stops,
+        groups=groups,
+        products=products,
+        scale=scale,
+    )
 
 
 def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], samples: int = 150) -> dict:
@@ -359,17 +313,17 @@ def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], s
 
     PyVRP knows a truck's total, not its compartments: a load within the total may still not share
     out (3 products in 3 compartments, each product in one). Loads of this day's stops are sampled
-    (a stop and some of its nearest neighbours, as the solver's trips are) for each cap from 55 % to
+    (a stop and some of its 40 nearest neighbours, as the solver's trips are) for each cap from 55 % to
     100 % of the total, and the cap that carries the most per load wins, a load that does not fit
     counting as half (the decoder splits it in two). 100 % on a one-product day.
     """
     out: dict[tuple[int, ...], int] = {}
-    if len(stops) < 2:
-        return {c: sum(c) for c in configs}
+    if len(stops) < 2 or len({p for s in stops for p in s.demand}) < 2:
+        return {c: sum(c) for c in configs}  # one product: any load within the total fits
     rng = np.random.default_rng(7)
     at = np.array([ctx.at(s.location) for s in stops])  # type: ignore[arg-type]
     sub = ctx.dist[np.ix_(at, at)]
-    near = np.argsort(sub, axis=1)[:, 1:12]
+    near = np.argsort(sub, axis=1)[:, 1:41]
     seeds = rng.integers(0, len(stops), size=samples)
     orders = [rng.permutation(near.shape[1]) for _ in range(samples)]
     for config in configs:
@@ -389,15 +343,19 @@ def _calibrate(ctx: Context, stops: list[Stop], configs: set[tuple[int, ...]], s
                     for p, q in stops[k].demand.items():
                         load[p] = load.get(p, 0) + q
                 if gallons:
-                    score += gallons if comp.fits(config, load) else gallons / 2
-            if score > best_score + 1e-9:
+                    score += gallons if comp.fits(config, load) else gallons * MISFIT_WORTH
+            if score >= best_score - 1e-9:  # ties: the bigger cap
                 best, best_score = cap, score
         out[config] = best
     return out
 
 
 def _decode(
-    ctx: Context, model: _Model, solution: pyvrp.Solution, eligible: dict[Id, list[Truck]]
+    ctx: Context,
+    model: _Model,
+    solution: pyvrp.Solution,
+    eligible: dict[Id, list[Truck]],
+    deadline: float = 0.0,
 ) -> tuple[list[Route], list[Unplanned]]:
     free = [list(g) for g in model.groups]
     routes: list[Route] = []
@@ -414,6 +372,7 @@ def _decode(
             served.update(route.stop_ids)
     idle = [t for g in free for t in g]
     unplanned = _reinsert(ctx, routes, unplanned, eligible, idle)
+    routes = _consolidate(ctx, routes, eligible, deadline)
     served = {sid for r in routes for sid in r.stop_ids}
     for s in model.stops:
         if s.id in served or any(u.stop_id == s.id for u in unplanned):
@@ -493,6 +452,28 @@ def _reinsert(
     return left
 
 
+def _consolidate(
+    ctx: Context, routes: list[Route], eligible: dict[Id, list[Truck]], deadline: float
+) -> list[Route]:
+    """Fewer trucks where it pays: the shortest routes (no stop in delivery on them) are emptied
+    into the others when every stop finds a place the decoder accepts and the plan's cost goes down
+    (each truck saved is a drive to a terminal and back to its yard). Until the time budget ends."""
+
+    def cost(rs: list[Route]) -> float:
+        return sum(_route_cost(ctx, r) for r in rs)
+
+    for victim in sorted(routes, key=lambda r: len(r.stop_ids)):
+        if time.perf_counter() >= deadline:
+            break
+        if any(ctx.stops[sid].fixed_truck is not None for sid in victim.stop_ids):
+            continue
+        trial = [r for r in routes if r is not victim]
+        left = _reinsert(ctx, trial, [Unplanned(sid, "") for sid in victim.stop_ids], eligible, [])
+        if not left and cost(trial) < cost(routes) - 0.01:
+            routes = trial
+    return routes
+
+
 def _fixed_positions(ctx: Context, seq: list[Id]) -> list[Id]:
     pinned = sorted(
         (ctx.stops[sid].fixed_position, sid) for sid in seq if ctx.stops[sid].fixed_position is not None
@@ -529,4 +510,4 @@ def _repair(ctx: Context, truck: Truck, seq: list[Id]) -> tuple[Route | None, li
 
 def _route_cost(ctx: Context, route: Route) -> float:
     truck = ctx.trucks[route.truck_id]
-    return route.miles * truck.cost_per_mile + route.hours * truck.cost_per_hour
+    return route.miles * truck.cost_per_mile + route.hours * truck.cost_per_hour + truck.fixed_cost

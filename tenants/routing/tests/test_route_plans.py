@@ -123,6 +123,31 @@ def test_accepting_assigns_orders_trucks_drivers_and_stop_order_then_the_driver_
         etas = {p.sales_order_id: p.eta.strftime("%H:%M") for p in PlannedStop.objects.all()}
     assert etas == {v["ref"]: v["arrival"] for v in route["visits"] if v["kind"] == "stop"}
 
+    # The driver's today list: the accepted stop order with each ETA.
+    driver = Api(token_for(tenant_a, role="Driver", email="eta-driver@alpha.test"))
+    with in_tenant(tenant_a):
+        from tenants.accounts.models import User
+
+        md["driver"].user = User.objects.get(email="eta-driver@alpha.test")
+        md["driver"].save()
+    today = driver.get("/api/driver-portal/todays-orders", {"date": DAY.isoformat()}).json()["data"]["orders"]
+    assert [o["id"] for o in today] == order
+    assert [o["eta"][:5] for o in today] == [etas[i] for i in order]
+    # The daily summary: planned miles from the accepted route; driven miles only once GPS points exist.
+    summary = driver.get("/api/driver-portal/daily-summary", {"date": DAY.isoformat()}).json()["data"]
+    assert summary["planned_miles"] == f"{route['miles']:.1f}"
+    assert summary["driven_miles"] is None and summary["gps_points"] == 0
+    with in_tenant(tenant_a):
+        from tenants.delivery.models import DeliveryTicket
+
+        for oid in order:
+            site = SalesOrder.objects.select_related("ship_to").get(pk=oid).ship_to
+            DeliveryTicket.objects.create(
+                sales_order_id=oid, number=f"DT-{oid}", latitude=site.latitude, longitude=site.longitude
+            )
+    summary = driver.get("/api/driver-portal/daily-summary", {"date": DAY.isoformat()}).json()["data"]
+    assert summary["gps_points"] == 3 and float(summary["driven_miles"]) > 0
+
     # Accepting again needs the day unchanged: a cancelled order is named.
     with in_tenant(tenant_a):
         from tenants.sales import workflow

@@ -331,3 +331,14 @@ def test_bad_input_gets_a_reason_per_stop_not_an_exception() -> None:
     }
     assert "truck idle: no driver, not used" in plan.notes
     assert check(problem, plan) == []
+
+
+def test_evaluate_names_an_unknown_truck_and_the_stops_left_off() -> None:
+    problem = planar_problem()
+    plan = evaluate(problem, {"k": ["a"], "ghost": ["b"]})
+    assert [r.truck_id for r in plan.routes] == ["k"]
+    assert plan.notes == ["truck ghost: not available today, its stops are not on a route"]
+    assert {(u.stop_id, u.reason) for u in plan.unplanned} == {
+        ("b", "not on a route"),
+        ("c", "not on a route"),
+    }

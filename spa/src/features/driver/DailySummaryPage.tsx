@@ -89,6 +89,16 @@ function DailySummaryPage() {
             <Tile label="Gallons" value={qty(data.total_gallons)} testId="total-gallons" />
             <Tile label="Open stops" value={String(data.open_stops)} testId="open-stops" />
           </Box>
+          {data.planned_miles != null && (
+            <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 1, mb: 2 }}>
+              <Tile label="Planned miles" value={String(data.planned_miles)} testId="planned-miles" />
+              <Tile
+                label="Driven miles"
+                value={data.driven_miles != null ? String(data.driven_miles) : 'No GPS yet'}
+                testId="driven-miles"
+              />
+            </Box>
+          )}
           <Typography component="h2" variant="h6">Per product</Typography>
           <Table size="small" sx={{ mb: 2 }} aria-label="Quantities per product">
             <TableHead>

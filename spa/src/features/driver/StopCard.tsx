@@ -49,6 +49,9 @@ export function StopCard({ stop, index, queued, onStart, onDeliver }: StopCardPr
               saved on the phone before the server sent stop_number falls back to the list's order. */}
           <Chip label={`Stop ${stop.stop_number ?? index + 1}`} size="small" color="primary" data-testid="stop-number" />
           <Chip label={status.label} size="small" color={status.color} variant={done || deliveredHere ? 'filled' : 'outlined'} data-testid="stop-status" />
+          {stop.eta && (
+            <Chip label={`ETA ${time(stop.eta)}`} size="small" variant="outlined" data-testid="stop-eta" />
+          )}
           {window && (
             <Typography variant="body2" color="text.secondary">
               {window}

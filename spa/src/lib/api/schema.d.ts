@@ -5747,29 +5747,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** AcceptIn */
-        AcceptIn: {
-            /**
-             * Routes
-             * @description Adjusted routes (these replace the plan's routes of their trucks)
-             */
-            routes?: components["schemas"]["RouteIn"][] | null;
-            /**
-             * Truck Ids
-             * @description Only these trucks' routes
-             */
-            truck_ids?: number[] | null;
-        };
-        /** AcceptOut */
-        AcceptOut: {
-            /** Assigned */
-            assigned: number;
-            /** Kept In Delivery */
-            kept_in_delivery: number;
-            plan: components["schemas"]["RoutePlanOut"];
-            /** Trucks */
-            trucks: (number | string)[];
-        };
         /** AgingBucketOut */
         AgingBucketOut: {
             /** Key */
@@ -9001,17 +8978,6 @@ export interface components {
              */
             updated_at: string;
         };
-        /** DiffOut */
-        DiffOut: {
-            /** Hours */
-            hours: number;
-            /** Late Stops */
-            late_stops: number;
-            /** Miles */
-            miles: number;
-            /** Trucks Used */
-            trucks_used: number;
-        };
         /** DispatchDayOut */
         DispatchDayOut: {
             /** Assigned Elsewhere */
@@ -9601,6 +9567,11 @@ export interface components {
             /** Delivery Started At */
             delivery_started_at?: string | null;
             /**
+             * Eta
+             * @description Arrival of the accepted route plan (none: not planned)
+             */
+            eta?: string | null;
+            /**
              * Geo Url
              * @description geo: URI for the phone's map app
              */
@@ -9667,10 +9638,25 @@ export interface components {
             date: string;
             /** Deliveries Done */
             deliveries_done: number;
+            /**
+             * Driven Miles
+             * @description Yard → the day's delivery tickets' GPS points → yard (none: no GPS point)
+             */
+            driven_miles?: string | null;
             /** Driver Name */
             driver_name: string;
+            /**
+             * Gps Points
+             * @default 0
+             */
+            gps_points: number;
             /** Open Stops */
             open_stops: number;
+            /**
+             * Planned Miles
+             * @description The accepted route plan's miles (none: no plan)
+             */
+            planned_miles?: string | null;
             /** Products */
             products: components["schemas"]["DriverProductTotal"][];
             /** Stops */
@@ -9957,14 +9943,6 @@ export interface components {
             status: string;
             /** Subject */
             subject: string;
-        };
-        /** Envelope[AcceptOut] */
-        Envelope_AcceptOut_: {
-            data: components["schemas"]["AcceptOut"];
-            /** Message */
-            message: string;
-            /** Status Code */
-            status_code: number;
         };
         /** Envelope[AgingOut] */
         Envelope_AgingOut_: {
@@ -11307,6 +11285,14 @@ export interface components {
             /** Status Code */
             status_code: number;
         };
+        /** Envelope[RoutePlanAcceptOut] */
+        Envelope_RoutePlanAcceptOut_: {
+            data: components["schemas"]["RoutePlanAcceptOut"];
+            /** Message */
+            message: string;
+            /** Status Code */
+            status_code: number;
+        };
         /** Envelope[RoutePlanListOut] */
         Envelope_RoutePlanListOut_: {
             data: components["schemas"]["RoutePlanListOut"];
@@ -11501,11 +11487,6 @@ export interface components {
                 msg?: string;
                 type?: string;
             }[];
-        };
-        /** EvaluateIn */
-        EvaluateIn: {
-            /** Routes */
-            routes: components["schemas"]["RouteIn"][];
         };
         /** ExplainQuery */
         ExplainQuery: {
@@ -12867,17 +12848,6 @@ export interface components {
             /** Kind */
             kind: string;
         };
-        /** LeftOutOut */
-        LeftOutOut: {
-            /** Kind */
-            kind: string;
-            /** Label */
-            label: string;
-            /** Reason */
-            reason: string;
-            /** Ref */
-            ref: number;
-        };
         /** LineIn */
         LineIn: {
             /**
@@ -12957,15 +12927,6 @@ export interface components {
              * @default 25
              */
             size: number;
-        };
-        /** LoadCompartmentOut */
-        LoadCompartmentOut: {
-            /** Compartment */
-            compartment: number;
-            /** Gallons */
-            gallons: number;
-            /** Product */
-            product: string;
         };
         /** LoadOut */
         LoadOut: {
@@ -14411,25 +14372,161 @@ export interface components {
             /** Elapsed S */
             elapsed_s: number;
             /** Routes */
-            routes: components["schemas"]["RouteOut"][];
+            routes: components["schemas"]["PlanRouteOut"][];
             /** Solver */
             solver: string;
-            totals: components["schemas"]["TotalsOut"];
+            totals: components["schemas"]["PlanTotalsOut"];
             /** Unplanned */
-            unplanned: components["schemas"]["UnplannedOut"][];
+            unplanned: components["schemas"]["PlanUnplannedOut"][];
             /** Violations */
             violations?: string[];
+        };
+        /** PlanCompartmentOut */
+        PlanCompartmentOut: {
+            /** Compartment */
+            compartment: number;
+            /** Gallons */
+            gallons: number;
+            /** Product */
+            product: string;
+        };
+        /** PlanDiffOut */
+        PlanDiffOut: {
+            /** Hours */
+            hours: number;
+            /** Late Stops */
+            late_stops: number;
+            /** Miles */
+            miles: number;
+            /** Trucks Used */
+            trucks_used: number;
+        };
+        /** PlanLeftOutOut */
+        PlanLeftOutOut: {
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Reason */
+            reason: string;
+            /** Ref */
+            ref: number;
         };
         /** PlanLoadOut */
         PlanLoadOut: {
             /** Compartments */
-            compartments: components["schemas"]["LoadCompartmentOut"][];
+            compartments: components["schemas"]["PlanCompartmentOut"][];
             /** Gallons */
             gallons: number;
             /** Terminal Id */
             terminal_id: number | string;
             /** Terminal Name */
             terminal_name: string;
+        };
+        /** PlanRouteIn */
+        PlanRouteIn: {
+            /**
+             * Stop Ids
+             * @description Order ids in visiting order
+             */
+            stop_ids: number[];
+            /** Truck Id */
+            truck_id: number;
+        };
+        /** PlanRouteOut */
+        PlanRouteOut: {
+            /** Driver Id */
+            driver_id: number | string | null;
+            /** Driver Name */
+            driver_name: string | null;
+            /** Hours */
+            hours: number;
+            /** Loads */
+            loads: components["schemas"]["PlanLoadOut"][];
+            /** Miles */
+            miles: number;
+            /** Stops */
+            stops: number;
+            /** Truck Id */
+            truck_id: number | string;
+            /** Truck Number */
+            truck_number: string;
+            /** Utilization */
+            utilization: number;
+            /**
+             * Violations
+             * @description What this route breaks (evaluate)
+             */
+            violations?: string[];
+            /** Visits */
+            visits: components["schemas"]["PlanVisitOut"][];
+        };
+        /** PlanTotalsOut */
+        PlanTotalsOut: {
+            /** Cost */
+            cost: number;
+            /** Hours */
+            hours: number;
+            /** Late Stops */
+            late_stops: number;
+            /** Miles */
+            miles: number;
+            /** Stops */
+            stops: number;
+            /** Trucks Used */
+            trucks_used: number;
+            /** Unplanned */
+            unplanned: number;
+        };
+        /** PlanUnplannedOut */
+        PlanUnplannedOut: {
+            /** Customer Name */
+            customer_name: string | null;
+            /** Order Number */
+            order_number: string | null;
+            /** Reason */
+            reason: string;
+            /** Stop Id */
+            stop_id: number | string;
+        };
+        /** PlanVisitOut */
+        PlanVisitOut: {
+            /** Arrival */
+            arrival: string;
+            /** Arrival S */
+            arrival_s: number;
+            /** Customer Name */
+            customer_name?: string | null;
+            /** Departure */
+            departure: string;
+            /** Departure S */
+            departure_s: number;
+            /**
+             * Gallons
+             * @default 0
+             */
+            gallons: number;
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Lat */
+            lat?: number | null;
+            /**
+             * Late Min
+             * @default 0
+             */
+            late_min: number;
+            /** Lng */
+            lng?: number | null;
+            /** Order Number */
+            order_number?: string | null;
+            /** Ref */
+            ref: number | string;
+            /** Window */
+            window?: string | null;
+            /** Window Slack Min */
+            window_slack_min?: number | null;
         };
         /** POActionIn */
         POActionIn: {
@@ -16320,43 +16417,33 @@ export interface components {
             /** Permissions */
             permissions?: string[] | null;
         };
-        /** RouteIn */
-        RouteIn: {
+        /** RoutePlanAcceptIn */
+        RoutePlanAcceptIn: {
             /**
-             * Stop Ids
-             * @description Order ids in visiting order
+             * Routes
+             * @description Adjusted routes (these replace the plan's routes of their trucks)
              */
-            stop_ids: number[];
-            /** Truck Id */
-            truck_id: number;
+            routes?: components["schemas"]["PlanRouteIn"][] | null;
+            /**
+             * Truck Ids
+             * @description Only these trucks' routes
+             */
+            truck_ids?: number[] | null;
         };
-        /** RouteOut */
-        RouteOut: {
-            /** Driver Id */
-            driver_id: number | string | null;
-            /** Driver Name */
-            driver_name: string | null;
-            /** Hours */
-            hours: number;
-            /** Loads */
-            loads: components["schemas"]["PlanLoadOut"][];
-            /** Miles */
-            miles: number;
-            /** Stops */
-            stops: number;
-            /** Truck Id */
-            truck_id: number | string;
-            /** Truck Number */
-            truck_number: string;
-            /** Utilization */
-            utilization: number;
-            /**
-             * Violations
-             * @description What this route breaks (evaluate)
-             */
-            violations?: string[];
-            /** Visits */
-            visits: components["schemas"]["VisitOut"][];
+        /** RoutePlanAcceptOut */
+        RoutePlanAcceptOut: {
+            /** Assigned */
+            assigned: number;
+            /** Kept In Delivery */
+            kept_in_delivery: number;
+            plan: components["schemas"]["RoutePlanOut"];
+            /** Trucks */
+            trucks: (number | string)[];
+        };
+        /** RoutePlanEvaluateIn */
+        RoutePlanEvaluateIn: {
+            /** Routes */
+            routes: components["schemas"]["PlanRouteIn"][];
         };
         /** RoutePlanIn */
         RoutePlanIn: {
@@ -16388,7 +16475,7 @@ export interface components {
              */
             created_at: string;
             current: components["schemas"]["PlanBodyOut"] | null;
-            difference: components["schemas"]["DiffOut"] | null;
+            difference: components["schemas"]["PlanDiffOut"] | null;
             /** Error */
             error: string;
             /** Finished At */
@@ -16398,7 +16485,7 @@ export interface components {
             /** Job Id */
             job_id: number | null;
             /** Left Out */
-            left_out: components["schemas"]["LeftOutOut"][];
+            left_out: components["schemas"]["PlanLeftOutOut"][];
             plan: components["schemas"]["PlanBodyOut"] | null;
             /**
              * Planned Date
@@ -18451,23 +18538,6 @@ export interface components {
             /** Zip Code */
             zip_code?: string | null;
         };
-        /** TotalsOut */
-        TotalsOut: {
-            /** Cost */
-            cost: number;
-            /** Hours */
-            hours: number;
-            /** Late Stops */
-            late_stops: number;
-            /** Miles */
-            miles: number;
-            /** Stops */
-            stops: number;
-            /** Trucks Used */
-            trucks_used: number;
-            /** Unplanned */
-            unplanned: number;
-        };
         /** TruckOut */
         TruckOut: {
             /** Capacity */
@@ -18650,17 +18720,6 @@ export interface components {
             id: number;
             /** Name */
             name: string;
-        };
-        /** UnplannedOut */
-        UnplannedOut: {
-            /** Customer Name */
-            customer_name: string | null;
-            /** Order Number */
-            order_number: string | null;
-            /** Reason */
-            reason: string;
-            /** Stop Id */
-            stop_id: number | string;
         };
         /** UploadedFileOut */
         UploadedFileOut: {
@@ -18845,45 +18904,6 @@ export interface components {
             product_id: number;
             /** Terminal Id */
             terminal_id: number;
-        };
-        /** VisitOut */
-        VisitOut: {
-            /** Arrival */
-            arrival: string;
-            /** Arrival S */
-            arrival_s: number;
-            /** Customer Name */
-            customer_name?: string | null;
-            /** Departure */
-            departure: string;
-            /** Departure S */
-            departure_s: number;
-            /**
-             * Gallons
-             * @default 0
-             */
-            gallons: number;
-            /** Kind */
-            kind: string;
-            /** Label */
-            label: string;
-            /** Lat */
-            lat?: number | null;
-            /**
-             * Late Min
-             * @default 0
-             */
-            late_min: number;
-            /** Lng */
-            lng?: number | null;
-            /** Order Number */
-            order_number?: string | null;
-            /** Ref */
-            ref: number | string;
-            /** Window */
-            window?: string | null;
-            /** Window Slack Min */
-            window_slack_min?: number | null;
         };
         /**
          * WorkflowEventOut
@@ -43514,7 +43534,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AcceptIn"];
+                "application/json": components["schemas"]["RoutePlanAcceptIn"];
             };
         };
         responses: {
@@ -43524,7 +43544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AcceptOut_"];
+                    "application/json": components["schemas"]["Envelope_RoutePlanAcceptOut_"];
                 };
             };
             /** @description Malformed request (unreadable JSON or multipart body) */
@@ -43621,7 +43641,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EvaluateIn"];
+                "application/json": components["schemas"]["RoutePlanEvaluateIn"];
             };
         };
         responses: {

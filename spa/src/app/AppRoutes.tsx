@@ -2,7 +2,7 @@ import { Suspense, lazy, type ComponentType, type LazyExoticComponent, type Reac
 import { Route, Routes } from 'react-router-dom';
 import { PageSpinner } from '@/components/common/PageSpinner';
 import { PublicOnly, RequireAuth, useSignedIn } from './guards';
-import { NOT_FOUND_TEXT, PROTECTED_ROUTES, toRouterPath, type PageKey } from './routeTable';
+import { NOT_FOUND_TEXT, PROTECTED_ROUTES, SUB_ROUTES, toRouterPath, type PageKey } from './routeTable';
 
 // The shell and the generic pages are lazy too: the sign-in route loads none of them.
 const ShellContainer = lazy(() => import('./ShellContainer'));
@@ -64,6 +64,8 @@ const PAGES: Record<Exclude<PageKey, 'pending'>, LazyExoticComponent<ComponentTy
   googleAuthentication: lazy(() => import('@/features/google/GoogleAuthenticationPage')),
   quickbooks: lazy(() => import('@/features/quickbooks/QuickbooksPage')),
   forecast: lazy(() => import('@/features/forecast/ForecastPage')),
+  routePlan: lazy(() => import('@/features/routing/RoutePlanPage')),
+  routingSettings: lazy(() => import('@/features/routing/RoutingSettingsPage')),
 };
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -138,6 +140,10 @@ export function AppRoutes() {
         <Route path="/company-settings/export" element={<Lazy><DataExportPage /></Lazy>} />
         {/* More specific than /email/*: the inbox agent (spec: route not shown; issue 15 part 4). */}
         <Route path="/email/inbox/*" element={<Lazy><InboxPage /></Lazy>} />
+        {SUB_ROUTES.map((r) => {
+          const Page = PAGES[r.page as Exclude<PageKey, 'pending'>];
+          return <Route key={r.path} path={toRouterPath(r.path)} element={<Lazy><Page /></Lazy>} />;
+        })}
         {PROTECTED_ROUTES.filter((r) => r.shell).map((r) => {
           const Page = r.page === 'pending' ? null : PAGES[r.page];
           return (

@@ -44,6 +44,8 @@ export type PageKey =
   | 'googleAuthentication'
   | 'quickbooks'
   | 'forecast'
+  | 'routePlan'
+  | 'routingSettings'
   | 'pending';
 
 export interface ProtectedRoute {
@@ -104,6 +106,17 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/price-quotes/*', page: 'priceQuotes', shell: true, title: 'Price Quotes' },
   // Beyond the spec's table: keep-full forecasting (issue 26).
   { path: '/forecast/*', page: 'forecast', shell: true, title: 'Keep-Full Forecast' },
+];
+
+/**
+ * Screens the spec does not list, under the sub-paths of a spec route (matched before it): the
+ * route planner lives in the dispatch center (/dispatch-center/*), its settings in the company
+ * settings (/company-settings/*). The menu keeps the spec's entries; these pages are reached from
+ * their parent page.
+ */
+export const SUB_ROUTES: readonly ProtectedRoute[] = [
+  { path: '/dispatch-center/plan', page: 'routePlan', shell: true, title: 'Plan the day' },
+  { path: '/company-settings/routing', page: 'routingSettings', shell: true, title: 'Route planning settings' },
 ];
 
 /** Public routes: the sign-in page's catch-all, sign-up, password reset and the info pages. */

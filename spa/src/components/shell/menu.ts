@@ -69,7 +69,7 @@ export const MENU: readonly MenuItem[] = [
     color: '#ef6c00',
     icon: 'operations',
     subItems: [
-      { path: '/dispatch-center', title: 'Dispatch Center', description: 'Assign drivers and trucks' },
+      { path: '/dispatch-center', title: 'Dispatch Center', description: 'Assign drivers and trucks, plan the day' },
       { path: '/forecast', title: 'Keep-Full Forecast', description: 'Tanks due for a delivery' },
       { path: '/driver', title: 'Drivers', description: 'Driver records and logins' },
       { path: '/company-asset', title: 'Company Assets', description: 'Fleet and equipment' },

@@ -1,5 +1,6 @@
 import DragIndicator from '@mui/icons-material/DragIndicator';
 import LinkOff from '@mui/icons-material/LinkOff';
+import RouteIcon from '@mui/icons-material/Route';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -19,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import { DndContext, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useState, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
 import { ToolbarSelect } from '@/components/resource';
@@ -225,7 +227,16 @@ export default function DispatchCenterPage() {
   const data = q.data;
   return (
     <PageBody>
-      <PageHeader title="Dispatch Center" subtitle="Drag an order onto a truck to assign it; a truck's load must fit its compartments." />
+      <PageHeader
+        title="Dispatch Center"
+        subtitle="Drag an order onto a truck to assign it; a truck's load must fit its compartments."
+        actions={
+          // The route planner (features/routing) is reached by its route, not imported here.
+          <Button component={RouterLink} to={`/dispatch-center/plan?date=${date}`} variant="contained" startIcon={<RouteIcon />} data-testid="dispatch-plan-day">
+            Plan the day
+          </Button>
+        }
+      />
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2, alignItems: 'center' }}>
         <TextField size="small" type="date" label="Day" sx={{ width: { xs: '100%', sm: 180 } }} value={date} onChange={(e) => setDate(e.target.value || today())} slotProps={{ inputLabel: { shrink: true } }} />
         <ToolbarSelect label="Region" allLabel="All regions" value={regionId} options={regions.options} loading={regions.loading} onChange={(v) => setRegionId(v as number | null)} />

@@ -1,0 +1,49 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jwtExpiringIn } from '@/testing/jwt';
+import { renderWithProviders } from '@/testing/render';
+import RoutingSettingsPage from './RoutingSettingsPage';
+
+const settings = {
+  circuity: '1.30', speed_mph: '35.0', osrm_url: '', map_tile_url: '', map_style_url: '', map_attribution: '', service_fixed_minutes: 15, pump_gpm: '60.0',
+  hours_of_service: 'us_property', max_duty_hours: '14.00', default_cost_per_mile: '2.50', default_cost_per_hour: '35.00', default_seconds: 30, saved: false,
+};
+const json = (b: unknown, status = 200) => new Response(JSON.stringify(b), { status, headers: { 'Content-Type': 'application/json' } });
+const puts: unknown[] = [];
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('route planning settings', () => {
+  it('saves every setting as numbers, with the changed one, and refuses a bad OSRM address', { timeout: 40_000 }, async () => {
+    window.localStorage.setItem('token', jwtExpiringIn(3600));
+    puts.length = 0;
+    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input as Request;
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : req.url;
+      const method = (init?.method ?? req.method ?? 'GET').toUpperCase();
+      if (url.includes('/api/routing-settings') && method === 'PUT') {
+        const body: unknown = JSON.parse(typeof init?.body === 'string' ? init.body : await req.clone().text());
+        puts.push(body);
+        return json({ status_code: 200, message: 'Routing settings saved successfully', data: { ...settings, ...(body as object), saved: true } });
+      }
+      if (url.includes('/api/routing-settings')) return json({ status_code: 200, message: 'ok', data: settings });
+      if (url.includes('/api/role/current-user')) return json({ status_code: 200, message: 'ok', data: { permissions: [], role: { grants_all: true } } });
+      if (url.includes('/api/truck-routing') || url.includes('/api/driver-shift')) return json({ status_code: 200, message: 'ok', data: { items: [], total: 0, page: 1, size: 25, pages: 0 } });
+      return json({ status_code: 200, message: 'ok', data: [] });
+    }));
+    renderWithProviders(<RoutingSettingsPage />, { route: '/company-settings/routing' });
+    expect(await screen.findByText('Defaults (never saved)', {}, { timeout: 8000 })).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(/Circuity factor/), { target: { value: '1.45' } });
+    fireEvent.change(screen.getByLabelText('OSRM server'), { target: { value: 'osrm.local' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Enter an http(s) address, or leave it empty')).toBeInTheDocument();
+    expect(puts).toEqual([]);
+    fireEvent.change(screen.getByLabelText('OSRM server'), { target: { value: 'http://osrm.local:5000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      circuity: 1.45, speed_mph: 35, osrm_url: 'http://osrm.local:5000', map_tile_url: '', map_style_url: '', map_attribution: '', service_fixed_minutes: 15, pump_gpm: 60,
+      hours_of_service: 'us_property', max_duty_hours: 14, default_cost_per_mile: 2.5, default_cost_per_hour: 35, default_seconds: 30,
+    });
+  });
+});

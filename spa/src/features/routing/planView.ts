@@ -1,0 +1,106 @@
+/**
+ * What the plan screens render: the server's plan (a proposal, or an evaluated adjustment) read into
+ * rows the cards, the summary and the map show. The payload types come from the generated client
+ * (routingApi.ts); this is the screen's own shape, built by `toPlanView`.
+ */
+import type { Totals } from './planFormat';
+
+export interface StopInfo {
+  id: number;
+  /** The order's number (SO-000123). */
+  number: string;
+  customer: string;
+  place: string;
+  lat: number | null;
+  lng: number | null;
+  /** "08:00–10:00" or ''. */
+  window: string;
+  /** "3,000 ULSD, 2,500 REG". */
+  quantities: string;
+  /** Already in delivery: the planner keeps it where it is and nobody moves it. */
+  fixed: boolean;
+}
+
+export interface VisitRow {
+  key: string;
+  kind: 'start' | 'stop' | 'reload' | 'end';
+  label: string;
+  lat: number | null;
+  lng: number | null;
+  arrival_s: number;
+  departure_s: number;
+  window_slack_s: number | null;
+  late_s: number;
+  stop: StopInfo | null;
+  /** The evaluator's objections to this visit (over capacity, shift exceeded...). */
+  problems: string[];
+}
+
+export interface CompartmentLoad {
+  index: number;
+  product: string;
+  gallons: number;
+}
+
+export interface LoadRow {
+  terminal: string;
+  compartments: CompartmentLoad[];
+}
+
+export interface RouteRow {
+  truck_id: number;
+  truck: string;
+  driver: string | null;
+  visits: VisitRow[];
+  loads: LoadRow[];
+  miles: number;
+  hours: number;
+  /** 0..1 of the truck's gallons carried (over all its loads). */
+  utilization: number;
+  /** Problems of the route as a whole (shift, duty hours, a compartment over capacity...). */
+  problems: string[];
+}
+
+export interface UnplannedRow {
+  stop: StopInfo;
+  reason: string;
+}
+
+export interface PlanView {
+  routes: RouteRow[];
+  unplanned: UnplannedRow[];
+  totals: Totals;
+  current: Totals | null;
+  /** Yards and terminals, for the map. */
+  places: { key: string; kind: 'yard' | 'terminal'; label: string; lat: number | null; lng: number | null }[];
+}
+
+export const lateStops = (r: RouteRow) => r.visits.filter((v) => v.kind === 'stop' && v.late_s > 0).length;
+export const infeasible = (r: RouteRow) => r.problems.length > 0 || r.visits.some((v) => v.problems.length > 0 || v.late_s > 0);
+
+/**
+ * The plan as the dispatcher just arranged it, before the evaluator answers: each truck's stops in
+ * the new order (their last known ETAs, shown faded), stops taken off every truck listed as not
+ * planned, orders put on a truck gone from that list. Reload visits wait for the evaluator.
+ */
+export function arrange(view: PlanView, layout: readonly { truck_id: number; stop_ids: readonly number[] }[]): PlanView {
+  const visits = new Map<number, VisitRow>();
+  for (const r of view.routes) for (const v of r.visits) if (v.kind === 'stop' && v.stop) visits.set(v.stop.id, v);
+  const loose = new Map(view.unplanned.map((u) => [u.stop.id, u]));
+  const placed = new Set(layout.flatMap((t) => t.stop_ids));
+  const routes = view.routes.map((r) => {
+    const ids = layout.find((t) => t.truck_id === r.truck_id)?.stop_ids ?? [];
+    const stops = ids.flatMap((id): VisitRow[] => {
+      const known = visits.get(id);
+      if (known) return [known];
+      const u = loose.get(id);
+      if (!u) return [];
+      return [{ key: `stop-${id}`, kind: 'stop', label: u.stop.customer, lat: u.stop.lat, lng: u.stop.lng, arrival_s: NaN, departure_s: NaN, window_slack_s: null, late_s: 0, stop: u.stop, problems: [] }];
+    });
+    const start = r.visits.filter((v) => v.kind === 'start');
+    const end = r.visits.filter((v) => v.kind === 'end');
+    return { ...r, visits: [...start, ...stops, ...end] };
+  });
+  const removed = [...visits.values()].filter((v) => !placed.has(v.stop!.id)).map((v) => ({ stop: v.stop!, reason: 'Taken off its truck by you' }));
+  return { ...view, routes, unplanned: [...view.unplanned.filter((u) => !placed.has(u.stop.id)), ...removed] };
+}

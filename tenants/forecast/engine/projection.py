@@ -243,7 +243,9 @@ def project(
     cap = usable[:, None]
     level_c = np.clip(level, 0.0, cap)
     lo_c = np.clip(lo, 0.0, cap)
-    hi_c = np.clip(hi, 0.0, cap)
+    # Without a delivery a tank's level only falls: the band's high edge never rises above the level
+    # it was last known at (the noise term alone would lift it on the first days).
+    hi_c = np.clip(hi, 0.0, L0[:, None])
     r_day = [dates[d] if h else None for d, h in zip(day_r.tolist(), has_r.tolist(), strict=True)]
     o_day = [dates[d] if h else None for d, h in zip(day_o.tolist(), has_o.tolist(), strict=True)]
     e_day = [dates[d] if h else None for d, h in zip(day_e.tolist(), has_e.tolist(), strict=True)]

@@ -271,3 +271,17 @@ def test_intervals_from_fills_use_the_level_after_one_fill_and_before_the_next()
         (D0 + timedelta(55), D0 + timedelta(80), 180.0),
     ]
     assert ivs[0].days == 30
+
+
+def test_the_band_never_rises_above_the_last_known_level():
+    """Without a delivery a tank only empties: the band's high edge stays at or below the level the tank
+    was last known at, even where the day-to-day noise is large (a noisy fit on few fills)."""
+    noisy = [
+        UsageInterval(D0 - timedelta(30 * (i + 1)), D0 - timedelta(30 * i), used, "fill")
+        for i, used in enumerate((100.0, 500.0, 150.0))
+    ]
+    fit = fit_usage(noisy, {}, "calendar", UsageParams("calendar", None, 0.0, 10.0))
+    [pr] = project([_state(1, 75.0, fit)], {}, D0, horizon_days=14)
+    assert pr.ok
+    assert (pr.high <= 75.0 + 1e-9).all(), pr.high[:4]
+    assert (pr.low <= pr.level + 1e-9).all() and (pr.level <= pr.high + 1e-9).all()

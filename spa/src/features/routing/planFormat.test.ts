@@ -25,6 +25,13 @@ describe('the proposed plan against the current one', () => {
     expect(diffSentence(diffRows(proposed, proposed))).toBe('The proposal is the same as the current plan.');
   });
 
+  it('puts the stops served first, so fewer miles from fewer stops reads as what it is', () => {
+    const rows = diffRows({ ...proposed, stops: 40 }, { ...current, stops: 45 });
+    expect(rows[0]).toMatchObject({ key: 'stops', delta: -5, better: false, text: '40 stops (−5 against 45)' });
+    expect(diffSentence(rows)).toBe('Against the current plan: 5 stops fewer served, 111.5 mi fewer, 2.5 h less, 1 truck fewer, 3 late stops fewer.');
+    expect(diffRows({ ...proposed, stops: 46 }, { ...current, stops: 45 })[0].better).toBe(true);
+  });
+
   it('without a current plan shows the proposal alone', () => {
     const rows = diffRows(proposed, null);
     expect(rows.every((r) => r.delta === null && r.better === null)).toBe(true);

@@ -30,6 +30,8 @@ export interface Totals {
   hours: number | string;
   trucks_used: number;
   late_stops: number;
+  /** Orders the plan serves: a plan with fewer miles that serves fewer stops is not a saving. */
+  stops?: number;
 }
 
 export interface DiffRow {
@@ -39,12 +41,13 @@ export interface DiffRow {
   current: number | null;
   /** proposed − current (null without a current plan). */
   delta: number | null;
-  /** Lower is better for all four; null when equal or unknown. */
+  /** Lower is better, but for the stops served; null when equal or unknown. */
   better: boolean | null;
   text: string;
 }
 
 const LABELS: Record<keyof Totals, { label: string; unit: (n: number) => string; digits: number }> = {
+  stops: { label: 'Stops served', unit: (n) => (n === 1 ? 'stop' : 'stops'), digits: 0 },
   miles: { label: 'Miles', unit: () => 'mi', digits: 1 },
   hours: { label: 'Hours', unit: () => 'h', digits: 1 },
   trucks_used: { label: 'Trucks', unit: (n) => (n === 1 ? 'truck' : 'trucks'), digits: 0 },
@@ -59,13 +62,17 @@ const fmt = (n: number, digits: number) => n.toLocaleString('en-US', { minimumFr
  * one (nothing assigned yet) the rows show the proposal alone.
  */
 export function diffRows(proposed: Totals, current: Totals | null): DiffRow[] {
-  return (Object.keys(LABELS) as (keyof Totals)[]).map((key) => {
+  // The stops served are compared only when both plans say how many they serve.
+  const keys = (Object.keys(LABELS) as (keyof Totals)[]).filter(
+    (key) => key !== 'stops' || (proposed.stops !== undefined && (current === null || current.stops !== undefined)),
+  );
+  return keys.map((key) => {
     const { label, unit, digits } = LABELS[key];
-    const p = num(proposed[key]);
-    const c = current ? num(current[key]) : null;
+    const p = num(proposed[key] ?? 0);
+    const c = current ? num(current[key] ?? 0) : null;
     const round = (n: number) => Number(n.toFixed(digits));
     const delta = c === null ? null : round(p - c);
-    const better = delta === null || delta === 0 ? null : delta < 0;
+    const better = delta === null || delta === 0 ? null : key === 'stops' ? delta > 0 : delta < 0;
     let text = `${fmt(p, digits)} ${unit(p)}`;
     if (delta !== null && c !== null) {
       const pct = c !== 0 && digits > 0 ? ` ${delta > 0 ? '+' : '−'}${Math.round(Math.abs((delta / c) * 100))} %` : '';
@@ -90,6 +97,8 @@ export function diffSentence(rows: DiffRow[]): string {
         return `${fmt(d, 1)} h ${less ? 'less' : 'more'}`;
       case 'trucks_used':
         return `${d} ${d === 1 ? 'truck' : 'trucks'} ${less ? 'fewer' : 'more'}`;
+      case 'stops':
+        return `${d} ${d === 1 ? 'stop' : 'stops'} ${less ? 'fewer' : 'more'} served`;
       default:
         return `${d} ${d === 1 ? 'late stop' : 'late stops'} ${less ? 'fewer' : 'more'}`;
     }

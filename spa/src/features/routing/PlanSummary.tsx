@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { diffRows, diffSentence, type Totals } from './planFormat';
 
 const fmt = (n: number | null, digits: number) => (n === null ? '—' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
-const DIGITS = { miles: 1, hours: 1, trucks_used: 0, late_stops: 0 } as const;
+const DIGITS = { stops: 0, miles: 1, hours: 1, trucks_used: 0, late_stops: 0 } as const;
 
 /** Totals of the proposal beside the current plan's, with the difference, and one sentence. */
 export function PlanSummary({ totals, current, unplanned }: { totals: Totals; current: Totals | null; unplanned: number }) {

@@ -23,7 +23,7 @@ def modules_with_routes() -> set[str]:
             rel = path.relative_to(ROOT / base)
             if "tests" in rel.parts or ".venv" in rel.parts or rel.parts[0] not in ("tenancy", "tenants"):
                 continue
-            if re.search(r"^routes = ", path.read_text(), re.M):
+            if re.search(r"^routes(: [^=]+)? = ", path.read_text(), re.M):  # annotated or not
                 parts = rel.with_suffix("").parts
                 found.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return found

@@ -37,6 +37,10 @@ def test_zones_and_temperatures_with_their_rules(api_a, tenant_a, in_tenant):
     assert [z["code"] for z in api_a.get(f"{ZONES}/all").json()["data"]] == ["KGSO"]
     assert api_a.get(ZONES).json()["data"]["total"] == 1
     assert api_a.get(f"{ZONES}/{zone_id}").json()["data"]["station"] == "72317"
+    export = api_a.get(f"{ZONES}/export")
+    assert export.status_code == 200
+    csv_text = b"".join(export.streaming_content).decode() if export.streaming else export.content.decode()
+    assert "KGSO" in csv_text and "Greensboro NC" in csv_text
 
     day = (timezone.localdate() - dt.timedelta(1)).isoformat()
     saved = api_a.post(TEMPS, {"zone_id": zone_id, "day": day, "mean_f": "41.5"})
@@ -133,6 +137,8 @@ def test_readings_by_csv_import_refit_the_tank_once(
     with django_capture_on_commit_callbacks(execute=True):
         done = api_a.post(f"{BASE}/reading/import/{good['import_id']}/confirm")
     assert done.status_code == 200 and done.json()["data"]["created_rows"] == 2
+    status = api_a.get(f"{BASE}/reading/import/{good['import_id']}")
+    assert status.status_code == 200 and status.json()["data"]["status"] == "completed", status.json()
     page = api_a.get(f"{BASE}/tank/{t.pk}").json()["data"]
     assert [h["source"] for h in page["history"]] == ["csv", "csv"]
     # 300 gal in 10 days: 30 gal/day, against a typical farm's 15.

@@ -29,7 +29,13 @@ before(async () => {
   const busy = new Set(shifts.body.data.items.map((s) => s.driver_id));
   const free = drivers.filter((d) => !busy.has(d.id));
   for (const truck of trucks.filter((t) => !taken.has(t.id)).slice(0, free.length)) {
-    const made = await api('/driver-shift', { method: 'POST', body: JSON.stringify({ driver_id: free.shift().id, truck_id: truck.id, days: [1, 2, 3, 4, 5, 6, 7], start: '05:00:00', end: '19:00:00' }) });
+    const driver = free.shift();
+    const made = await api('/driver-shift', { method: 'POST', body: JSON.stringify({ driver_id: driver.id, truck_id: truck.id, days: [1, 2, 3, 4, 5, 6, 7], start: '05:00:00', end: '19:00:00' }) });
+    // A trailer has compartments too but no driver of its own: the server refuses it, rightly.
+    if (made.status === 422 && /not a truck/.test(made.body?.detail ?? '')) {
+      free.unshift(driver);
+      continue;
+    }
     expectOk(made, 'a driver shift');
   }
 });

@@ -111,6 +111,17 @@ def _simulate(
         day += dt.timedelta(days=1)
 
 
+def _past_price(tank: Any, day: dt.date) -> Decimal | None:
+    """The demo's rack prices cover only the last week (tenants.demo.pricing.RACK_DAYS): an older
+    delivery is charged the product's list price, as a typed price, so the tank's history has its
+    fills (without it every older delivery was refused with "no price"). None: the engine prices it."""
+    from tenants.demo.pricing import RACK_DAYS
+
+    if day > timezone.localdate() - dt.timedelta(days=RACK_DAYS - 1):
+        return None
+    return tank.product.unit_price
+
+
 def _deliver(tank: Any, day: dt.date, gallons: Decimal, level_before: Decimal) -> bool:
     """A past delivery through the real flow: order (priced), verify, assign, record the delivery."""
     from core.errors import ApiError
@@ -135,7 +146,12 @@ def _deliver(tank: Any, day: dt.date, gallons: Decimal, level_before: Decimal) -
                     "planned_date": day,
                     "po_number": f"KF-{tank.pk}-{day:%m%d}",
                     "line_items": [
-                        {"product_id": tank.product_id, "quantity": gallons, "customer_asset_id": tank.pk}
+                        {
+                            "product_id": tank.product_id,
+                            "quantity": gallons,
+                            "customer_asset_id": tank.pk,
+                            "unit_price_override": _past_price(tank, day),
+                        }
                     ],
                 },
                 by=admin,

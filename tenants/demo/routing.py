@@ -19,7 +19,7 @@ SHIFTS: list[tuple[str, str, dt.time, dt.time, list[str], str]] = [
 ]
 # customer, product code, gallons (verified orders today, unassigned)
 EXTRA_ORDERS: list[tuple[str, str, str]] = [
-    ("Gulf Freight Lines", "ULSD-CLR", "900"),
+    ("Galveston Bay Shrimp Co", "ULSD-CLR", "900"),
     ("Bayou City Builders", "ULSD-CLR", "650"),
     ("Lone Star Paving", "ULSD-DYED", "700"),
     ("Brazos Valley Farms", "ULSD-DYED", "1100"),

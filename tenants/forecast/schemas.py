@@ -120,14 +120,6 @@ class TankReadingOut(Schema):
     level_percent: Decimal
     source: str
 
-    @staticmethod
-    def resolve_asset_name(obj: object) -> str:
-        return str(getattr(obj.asset, "asset_name", ""))  # type: ignore[attr-defined]
-
-    @staticmethod
-    def resolve_serial_number(obj: object) -> str:
-        return str(getattr(obj.asset, "serial_number", ""))  # type: ignore[attr-defined]
-
 
 class TankReadingQuery(Schema):
     asset_id: int | None = Field(None, ge=1)

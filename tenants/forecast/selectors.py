@@ -238,7 +238,10 @@ def tank_page(asset: CustomerAsset) -> dict[str, Any]:
 
 
 def readings() -> QuerySet[TankReading]:
-    return TankReading.objects.select_related("asset")
+    """Readings with their tank's name and serial number as columns (the kit's fast list reads them)."""
+    return TankReading.objects.annotate(
+        asset_name=F("asset__asset_name"), serial_number=F("asset__serial_number")
+    )
 
 
 def filter_readings(qs: QuerySet[TankReading], params: Any) -> QuerySet[TankReading]:

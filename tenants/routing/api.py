@@ -81,7 +81,10 @@ Crud(
     create_in=TruckRoutingIn,
     ops=ALL_OPS,
     default_size=50,
-    fast_list=False,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
+    computed=("truck_number", "skills", "product_ids"),
+    extra_columns=("truck_number", "skills"),  # an annotation; the JSON list as written (checked then)
+    fill_rows=selectors.fill_product_ids,
     queryset=selectors.truck_routings,
     create=services.create_truck_routing,
     update=services.save_truck_routing,
@@ -103,7 +106,9 @@ Crud(
     create_in=DriverShiftIn,
     ops=ALL_OPS,
     default_size=50,
-    fast_list=False,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
+    computed=("driver_name", "days"),
+    extra_columns=("driver_name", "days"),  # an annotation; the JSON list as written (checked then)
     queryset=selectors.driver_shifts,
     create=services.create_driver_shift,
     update=services.save_driver_shift,
@@ -125,7 +130,9 @@ Crud(
     create_in=SiteConstraintIn,
     ops=ALL_OPS,
     default_size=50,
-    fast_list=False,
+    pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
+    computed=("ship_to_name", "skills"),
+    extra_columns=("ship_to_name", "skills"),  # an annotation; the JSON list as written (checked then)
     queryset=selectors.site_constraints,
     create=services.create_site_constraint,
     update=services.save_site_constraint,

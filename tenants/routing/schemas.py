@@ -93,10 +93,6 @@ class TruckRoutingOut(Schema):
     updated_at: dt.datetime
 
     @staticmethod
-    def resolve_truck_number(obj: Any) -> str:
-        return str(obj.truck.asset_number)
-
-    @staticmethod
     def resolve_product_ids(obj: Any) -> list[int]:
         return sorted(p.pk for p in obj.products.all())
 
@@ -130,10 +126,6 @@ class DriverShiftOut(Schema):
     created_at: dt.datetime
     updated_at: dt.datetime
 
-    @staticmethod
-    def resolve_driver_name(obj: Any) -> str:
-        return str(obj.driver.name)
-
 
 # --- per ship-to -------------------------------------------------------------------------------------
 class SiteConstraintIn(StrippedIn):
@@ -154,10 +146,6 @@ class SiteConstraintOut(Schema):
     extra_service_minutes: int
     created_at: dt.datetime
     updated_at: dt.datetime
-
-    @staticmethod
-    def resolve_ship_to_name(obj: Any) -> str:
-        return str(obj.ship_to.name)
 
 
 # --- plans -------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from core import rows as kit_rows
+from django.db.models import F, QuerySet
 
 from tenants.fleet.models import CompanyAsset, Driver
 from tenants.geo.models import Yard
@@ -20,16 +21,23 @@ from tenants.sales.models import SalesOrder
 ROUTE_PLAN_DOCUMENT = "route_plan"
 
 
+# The planning data's lists read the related names as annotated columns (the kit's kept lists).
 def truck_routings() -> QuerySet[TruckRouting]:
-    return TruckRouting.objects.select_related("truck").prefetch_related("products")
+    return TruckRouting.objects.annotate(truck_number=F("truck__asset_number")).prefetch_related("products")
+
+
+def fill_product_ids(rows: list[dict[str, Any]]) -> None:
+    """Each truck profile's product ids, sorted (as `TruckRoutingOut.resolve_product_ids`): one kept
+    statement for the page (core.crud `fill_rows`)."""
+    kit_rows.fill_related_ids(rows, TruckRouting, "products", "product_ids")
 
 
 def driver_shifts() -> QuerySet[DriverShift]:
-    return DriverShift.objects.select_related("driver")
+    return DriverShift.objects.annotate(driver_name=F("driver__name"))
 
 
 def site_constraints() -> QuerySet[SiteConstraint]:
-    return SiteConstraint.objects.select_related("ship_to")
+    return SiteConstraint.objects.annotate(ship_to_name=F("ship_to__name"))
 
 
 def plans(day: dt.date | None = None) -> QuerySet[RoutePlan]:

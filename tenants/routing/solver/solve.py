@@ -397,6 +397,7 @@ def _decode(
     # Every place is tried for a stop the decoder took out (an idle truck's is rarely among the
     # cheapest few, and a stop left out is worse than a dearer place).
     unplanned = _reinsert(ctx, routes, unplanned, eligible, idle, tries=None)
+    unplanned = _make_room(ctx, routes, unplanned, eligible, idle)
     routes = _consolidate(ctx, routes, eligible, deadline)
     routes = _relocate(ctx, routes, eligible, deadline)
     for _ in range(ROUNDS - 1):
@@ -492,6 +493,41 @@ def _reinsert(
         if not placed:
             left.append(u)
     return left
+
+
+def _make_room(
+    ctx: Context,
+    routes: list[Route],
+    left: list[Unplanned],
+    eligible: dict[Id, list[Truck]],
+    idle: list[Truck],
+) -> list[Unplanned]:
+    """A stop in delivery that could not be put back on its truck (PyVRP's best, infeasible when
+    its time ran out, had it elsewhere, and its truck's route has no room at the stop's fixed place):
+    that truck keeps only its stops in delivery and its other stops are put elsewhere."""
+    still: list[Unplanned] = []
+    for u in left:
+        stop = ctx.stops[u.stop_id]
+        truck = ctx.trucks.get(stop.fixed_truck) if stop.fixed_truck is not None else None
+        if truck is None or stop.prize is not None or stop.location is None:
+            still.append(u)
+            continue
+        at = next((i for i, r in enumerate(routes) if r.truck_id == truck.id), None)
+        had = list(routes[at].stop_ids) if at is not None else []
+        keep = [sid for sid in had if ctx.stops[sid].fixed_truck == truck.id]
+        route = decode(ctx, truck, _fixed_positions(ctx, [*keep, stop.id]))
+        if route.violations:
+            still.append(u)
+            continue
+        if at is not None:
+            routes[at] = route
+        else:
+            routes.append(route)
+            if truck in idle:
+                idle.remove(truck)
+        evicted = [Unplanned(sid, "no room in any truck's shift") for sid in had if sid not in keep]
+        still += _reinsert(ctx, routes, evicted, eligible, idle, tries=None)
+    return still
 
 
 def _consolidate(

@@ -396,8 +396,8 @@ def _decode(
     idle = [t for g in free for t in g]
     # Every place is tried for a stop the decoder took out (an idle truck's is rarely among the
     # cheapest few, and a stop left out is worse than a dearer place).
-    unplanned = _reinsert(ctx, routes, unplanned, eligible, idle, tries=None)
-    unplanned = _make_room(ctx, routes, unplanned, eligible, idle)
+    unplanned = _reinsert(ctx, routes, unplanned, eligible, idle, tries=None, all_until=deadline)
+    unplanned = _make_room(ctx, routes, unplanned, eligible, idle, deadline)
     routes = _consolidate(ctx, routes, eligible, deadline)
     routes = _relocate(ctx, routes, eligible, deadline)
     for _ in range(ROUNDS - 1):
@@ -425,10 +425,13 @@ def _reinsert(
     idle: list[Truck],
     tries: int | None = 8,
     deadline: float | None = None,
+    all_until: float | None = None,
 ) -> list[Unplanned]:
     """Put the required stops the decoder had to take out (a load that did not share out into the
     compartments cost a reload, and the time ran out) back where they fit: the cheapest insertions
-    (by added distance) into the other routes, or an idle truck, each checked by the decoder."""
+    (by added distance) into the other routes, or an idle truck, each checked by the decoder.
+    tries=None: every place, until `all_until` (then 8: a bad plan with many stops to put back
+    must not run far past the budget); `deadline`: past it, the stops left are not tried."""
     left: list[Unplanned] = []
     dist = ctx.lists()[0]
     for u in dropped:
@@ -472,7 +475,8 @@ def _reinsert(
                 options.append((float(ctx.dist[ctx.at(truck.start), at] * 2), -1 - k, 0))
         options.sort()
         placed = False
-        for _, ri, pos in options[:tries]:
+        limit = 8 if tries is None and all_until is not None and time.perf_counter() >= all_until else tries
+        for _, ri, pos in options[:limit]:
             if ri >= 0:
                 truck = ctx.trucks[routes[ri].truck_id]
                 seq = list(routes[ri].stop_ids)
@@ -501,6 +505,7 @@ def _make_room(
     left: list[Unplanned],
     eligible: dict[Id, list[Truck]],
     idle: list[Truck],
+    all_until: float | None = None,
 ) -> list[Unplanned]:
     """A stop in delivery that could not be put back on its truck (PyVRP's best, infeasible when
     its time ran out, had it elsewhere, and its truck's route has no room at the stop's fixed place):
@@ -526,7 +531,7 @@ def _make_room(
             if truck in idle:
                 idle.remove(truck)
         evicted = [Unplanned(sid, "no room in any truck's shift") for sid in had if sid not in keep]
-        still += _reinsert(ctx, routes, evicted, eligible, idle, tries=None)
+        still += _reinsert(ctx, routes, evicted, eligible, idle, tries=None, all_until=all_until)
     return still
 
 

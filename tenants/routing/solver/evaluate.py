@@ -145,26 +145,21 @@ def _trip_demand(seq: list[Stop], i: int, j: int) -> dict[str, int]:
 def _best_terminal(ctx: Context, frm: int, to: int, products: set[str]) -> tuple[Terminal | None, bool]:
     """The terminal with all `products` on the shortest way frm -> terminal -> to; (nearest, True)
     when none has them all (a forced load, marked as a violation)."""
-    candidates = ctx.terminals_with(products)
-    forced = not candidates
-    if forced:
-        candidates = list(ctx.problem.terminals)
-    if not candidates:
-        return None, True
-    best = min(
-        candidates, key=lambda t: int(ctx.dist[frm, ctx.at(t.location)] + ctx.dist[ctx.at(t.location), to])
-    )
-    return best, forced
+    return ctx.best_terminal(frm, to, frozenset(products))
 
 
 def _split(ctx: Context, truck: Truck, seq: list[Stop]) -> list[tuple[int, int, Id | None, bool]]:
     n = len(seq)
     if n == 0:
         return []
+    dist_l, dur_l = ctx.lists()
     per_m = truck.cost_per_mile / ctx.units_per_mile
     load_s = ctx.problem.settings.terminal_service_s
     yard = ctx.at(truck.start)
     locs = [ctx.at(s.location) for s in seq if s.location is not None]
+    windows = [_window(s) for s in seq]
+    service = [s.service_s for s in seq]
+    gals = [s.gallons for s in seq]
     start = _Label(late=0, cost=0.0, time=truck.shift[0], prev=None, trip=None)
     labels: list[list[_Label]] = [[] for _ in range(n)]
     capacity = truck.gallons_total
@@ -174,15 +169,19 @@ def _split(ctx: Context, truck: Truck, seq: list[Stop]) -> list[tuple[int, int, 
             continue
         frm = yard if i == 0 else locs[i - 1]
         gallons = 0
+        demand: dict[str, int] = {}
+        # Per terminal: each source's trip so far (metres, time, lateness) up to stop j.
+        runs: dict[Id | None, tuple[int, list[list[int]]]] = {}
         for j in range(i, n):
-            gallons += seq[j].gallons
+            gallons += gals[j]
             if gallons > capacity and j > i:
                 break
-            demand = _trip_demand(seq, i, j)
+            for p, g in seq[j].demand.items():
+                demand[p] = demand.get(p, 0) + g
             fits = comp.fits(truck.compartments, demand)
             if not fits and j > i:
                 break  # more gallons never fit better
-            terminal, forced = _best_terminal(ctx, frm, locs[i], set(demand))
+            terminal, forced = ctx.best_terminal(frm, locs[i], frozenset(demand))
             forced = forced or not fits
             if forced and j > i:
                 break  # more products never find a terminal having them all
@@ -192,29 +191,39 @@ def _split(ctx: Context, truck: Truck, seq: list[Stop]) -> list[tuple[int, int, 
             else:
                 t_at = ctx.at(terminal.location)
                 tid = terminal.id
-            for src in sources:
-                dist = int(ctx.dist[frm, t_at])
-                time = src.time + int(ctx.dur[frm, t_at]) + (load_s if tid is not None else 0)
-                late = src.late
-                here = t_at
-                for k in range(i, j + 1):
-                    dist += int(ctx.dist[here, locs[k]])
-                    time += int(ctx.dur[here, locs[k]])
-                    lo, hi = _window(seq[k])
-                    late += max(0, time - hi)
-                    time = max(time, lo) + seq[k].service_s
-                    here = locs[k]
-                cost = src.cost + dist * per_m + (FORCED_PENALTY if forced else 0.0)
-                _push(
-                    labels[j], _Label(late, cost, time, src, (i, j, tid if tid is not None else "", forced))
-                )
+            run = runs.get(tid)
+            if run is None:
+                # Every source's trip from frm through this terminal, up to stop j - 1.
+                states = []
+                for src in sources:
+                    d = dist_l[frm][t_at]
+                    t = src.time + dur_l[frm][t_at] + (load_s if tid is not None else 0)
+                    states.append([d, t, src.late, t_at])
+                run = (i, states)
+            upto, states = run
+            for k in range(upto, j + 1):
+                loc = locs[k]
+                lo, hi = windows[k]
+                svc = service[k]
+                for st in states:
+                    st[0] += dist_l[st[3]][loc]
+                    t = st[1] + dur_l[st[3]][loc]
+                    if t > hi:
+                        st[2] += t - hi
+                    st[1] = (t if t > lo else lo) + svc
+                    st[3] = loc
+            runs[tid] = (j + 1, states)
+            trip = (i, j, tid if tid is not None else "", forced)
+            penalty = FORCED_PENALTY if forced else 0.0
+            for src, st in zip(sources, states, strict=True):
+                _push(labels[j], _Label(st[2], src.cost + st[0] * per_m + penalty, st[1], src, trip))
     # The way home closes the last label; pick the least late, then the cheapest (hours included).
     home = ctx.at(truck.end)
     per_s = truck.cost_per_hour / 3600.0
 
     def final(lab: _Label) -> tuple[int, float]:
-        end = lab.time + int(ctx.dur[locs[-1], home])
-        return (lab.late, lab.cost + int(ctx.dist[locs[-1], home]) * per_m + (end - truck.shift[0]) * per_s)
+        end = lab.time + dur_l[locs[-1]][home]
+        return (lab.late, lab.cost + dist_l[locs[-1]][home] * per_m + (end - truck.shift[0]) * per_s)
 
     best = min(labels[n - 1], key=final)
     trips: list[tuple[int, int, Id | None, bool]] = []

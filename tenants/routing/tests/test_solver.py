@@ -342,3 +342,38 @@ def test_evaluate_names_an_unknown_truck_and_the_stops_left_off() -> None:
         ("b", "not on a route"),
         ("c", "not on a route"),
     }
+
+
+def test_a_stop_in_delivery_gets_its_truck_back_when_that_route_has_no_room_for_it() -> None:
+    """PyVRP's best, infeasible when its time ran out, may leave a stop in delivery elsewhere; when
+    its truck's route has no room at the stop's fixed place, the truck keeps its stops in delivery
+    and its other stops go to other trucks (before: the order was left unplanned)."""
+    from tenants.routing.solver.context import build
+    from tenants.routing.solver.evaluate import decode
+    from tenants.routing.solver.plan import Unplanned
+    from tenants.routing.solver.screening import screen
+    from tenants.routing.solver.solve import _make_room
+
+    base = small_day()
+    fixed = replace(base.stops[0], window=None, fixed_truck="t0", fixed_position=0)
+    short = replace(base.trucks[0], shift=(6 * H, 11 * H))
+    problem = replace(base, stops=[fixed, *base.stops[1:]], trucks=[short, *base.trucks[1:]])
+    ctx = build(problem)
+    eligible = {s.id: screen(ctx, s, problem.trucks)[1] for s in problem.stops}
+    others = [s.id for s in problem.stops[1:] if s.window is None]
+    # The longest run of t0's stops that fits its shift without the stop in delivery but not with it.
+    full = None
+    for k in range(1, len(others)):
+        if decode(ctx, short, others[:k]).violations:
+            break
+        if decode(ctx, short, [fixed.id, *others[:k]]).violations:
+            full = others[:k]
+    assert full is not None
+    routes = [decode(ctx, short, full)]
+    idle = list(problem.trucks[1:])
+    left = _make_room(ctx, routes, [Unplanned(fixed.id, "no truck could take it")], eligible, idle)
+    assert left == []
+    on = {sid: r.truck_id for r in routes for sid in r.stop_ids}
+    assert on[fixed.id] == "t0"
+    assert all(sid in on for sid in full)
+    assert all(not r.violations for r in routes)

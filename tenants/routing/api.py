@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.crud import Crud
 from core.envelope import Answer, Envelope, ok
 from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import perm, register_resource
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from ninja import Query, Router
 
@@ -28,6 +31,7 @@ from tenants.routing.schemas import (
     RoutingSettingsOut,
     SiteConstraintIn,
     SiteConstraintOut,
+    SiteConstraintQuery,
     TruckRoutingIn,
     TruckRoutingOut,
 )
@@ -116,6 +120,12 @@ Crud(
 )
 
 site_constraint_router = Router(tags=["site-constraint"])
+
+
+def _site_constraints_of(qs: QuerySet[SiteConstraint], params: Any) -> QuerySet[SiteConstraint]:
+    return qs.filter(ship_to__customer_id=params.customer_id) if params.customer_id else qs
+
+
 Crud(
     router=site_constraint_router,
     resource="site_constraint",
@@ -126,13 +136,21 @@ Crud(
     ops=ALL_OPS,
     default_size=50,
     fast_list=False,
-    queryset=selectors.site_constraints,
+    # The customer is named beside the ship-to (the sites screen lists every customer's).
+    queryset=lambda: selectors.site_constraints().select_related("ship_to__customer"),
+    filters=SiteConstraintQuery,
+    apply_filters=_site_constraints_of,
     create=services.create_site_constraint,
     update=services.save_site_constraint,
     spec=ListSpec(
-        search=("ship_to__name",),
-        sort={"ship_to_name": "ship_to__name", "created_at": "created_at"},
-        filters={"ship_to_id": ("ship_to_id", "int")},
+        search=("ship_to__name", "ship_to__customer__name"),
+        sort={
+            "ship_to_name": "ship_to__name",
+            "customer_name": "ship_to__customer__name",
+            "max_truck_gallons": "max_truck_gallons",
+            "created_at": "created_at",
+        },
+        filters={"ship_to_id": ("ship_to_id", "int"), "customer_id": ("ship_to__customer_id", "int")},
         default_sort="ship_to__name",
     ),
 )

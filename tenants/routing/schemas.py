@@ -145,10 +145,16 @@ class SiteConstraintIn(StrippedIn):
     _skills = field_validator("skills")(_clean_skills)
 
 
+class SiteConstraintQuery(Schema):
+    customer_id: int | None = Field(None, ge=1, description="The site constraints of one customer's ship-tos")
+
+
 class SiteConstraintOut(Schema):
     id: int
     ship_to_id: int
     ship_to_name: str
+    customer_id: int
+    customer_name: str
     max_truck_gallons: int | None
     skills: list[str]
     extra_service_minutes: int
@@ -158,6 +164,14 @@ class SiteConstraintOut(Schema):
     @staticmethod
     def resolve_ship_to_name(obj: Any) -> str:
         return str(obj.ship_to.name)
+
+    @staticmethod
+    def resolve_customer_id(obj: Any) -> int:
+        return int(obj.ship_to.customer_id)
+
+    @staticmethod
+    def resolve_customer_name(obj: Any) -> str:
+        return str(obj.ship_to.customer.name)
 
 
 # --- plans -------------------------------------------------------------------------------------------

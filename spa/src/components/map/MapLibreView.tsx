@@ -1,5 +1,6 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type * as MapLibre from 'maplibre-gl';
 // The CSP build of MapLibre: its worker is a file of this origin (the page's CSP has worker-src
 // 'self', so the default blob: worker would be refused). Loaded only when tiles are configured.
@@ -7,9 +8,11 @@ import maplibreCsp from 'maplibre-gl/dist/maplibre-gl-csp.js';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-csp-worker.js?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { isPlaced, routeStyle } from './projection';
-import type { RouteMapProps } from './types';
+import { IN_DELIVERY, KEEP_FULL, RouteDrawing, RouteLegend } from './RouteDrawing';
+import type { MapPlace, RouteMapProps } from './types';
 
 const maplibregl: typeof MapLibre = maplibreCsp as typeof MapLibre;
+const LATE = '#d32f2f';
 
 /** A style for MapLibre: the setting is a style URL, or a raster tile template ({z}/{x}/{y}). */
 export function styleFor(tiles: string): string | MapLibre.StyleSpecification {
@@ -21,33 +24,133 @@ export function styleFor(tiles: string): string | MapLibre.StyleSpecification {
   };
 }
 
-/** The routes on map tiles (MapLibre GL), when the routing settings name a tile source. */
-export default function MapLibreView({ routes, places = [], loose = [], tiles, title = 'Map of the routes' }: RouteMapProps) {
+/** Whether this browser can draw WebGL (MapLibre needs it; headless browsers without a GPU may not). */
+export function hasWebGL(): boolean {
+  try {
+    const canvas = document.createElement('canvas');
+    return !!(canvas.getContext('webgl2') ?? canvas.getContext('webgl'));
+  } catch {
+    return false;
+  }
+}
+
+export const NO_WEBGL = 'This browser cannot draw the tiled map (no WebGL): the plain drawing is shown instead.';
+export const NO_STYLE = 'The map tiles could not be loaded: the plain drawing is shown instead. Check the map style / tile URL in the routing settings (and that its host is allowed by the CSP).';
+
+/** A route stop as an HTML marker: its number in its route's colour, late red, flags as rings. */
+function stopMarker(p: MapPlace, color: string): HTMLElement {
+  const el = document.createElement('div');
+  el.dataset.kind = 'stop';
+  if (p.late) el.dataset.late = 'true';
+  if (p.inDelivery) el.dataset.inDelivery = 'true';
+  if (p.keepFull) el.dataset.keepFull = 'true';
+  const title = `${p.seq ? `${p.seq}. ` : ''}${p.label}${p.late ? ' (late)' : ''}${p.inDelivery ? ' (in delivery)' : ''}${p.keepFull ? ' (keep-full top-up)' : ''}`;
+  el.title = title;
+  el.setAttribute('aria-label', title);
+  el.setAttribute('role', 'img');
+  el.textContent = p.seq ? String(p.seq) : '';
+  // CSSOM (not a style attribute): allowed by the page's CSP.
+  Object.assign(el.style, {
+    width: '20px', height: '20px', borderRadius: '50%', background: p.late ? LATE : color, color: '#fff', font: '700 11px/20px sans-serif', textAlign: 'center',
+    border: `${p.late ? 2.5 : 1.5}px solid #fff`, boxSizing: 'content-box', cursor: 'default',
+    boxShadow: p.inDelivery ? `0 0 0 3px ${IN_DELIVERY}` : p.keepFull ? `0 0 0 3px ${KEEP_FULL}` : '0 1px 2px rgba(0,0,0,.4)',
+    outline: p.keepFull && !p.inDelivery ? `2px dashed ${KEEP_FULL}` : '', outlineOffset: '3px',
+  } satisfies Partial<CSSStyleDeclaration>);
+  return el;
+}
+
+/**
+ * The routes on map tiles (MapLibre GL), when the routing settings name a tile source: a line per
+ * truck (a GL layer), numbered stops (HTML markers, in the DOM), yards, terminals and orders no route
+ * takes (a GL circle layer). Without WebGL, or when the style cannot be loaded, the plain drawing
+ * with a note. For tests the box says `data-map-state` (loading → ready) and, once drawn, how many
+ * route lines and places MapLibre rendered (`data-rendered-lines`, `data-rendered-places`).
+ */
+export default function MapLibreView(props: RouteMapProps) {
+  const { routes, places = [], loose = [], tiles, title = 'Map of the routes' } = props;
   const box = useRef<HTMLDivElement | null>(null);
+  const [failed, setFailed] = useState<string | null>(() => (hasWebGL() ? null : NO_WEBGL));
+  // What is drawn, by content: the page re-renders (a hovered truck, a poll) with new but equal
+  // arrays, and the map is built again only when the routes themselves change.
+  const drawing = JSON.stringify({ routes, places, loose });
   useEffect(() => {
-    if (!box.current || !tiles) return;
+    if (!box.current || !tiles || failed) return;
+    const { routes, places, loose } = JSON.parse(drawing) as Required<Pick<RouteMapProps, 'routes' | 'places' | 'loose'>>;
+    const el = box.current;
+    el.dataset.mapState = 'loading';
+    el.setAttribute('aria-busy', 'true');
+    delete el.dataset.renderedLines;
+    delete el.dataset.renderedPlaces;
     maplibregl.setWorkerUrl(workerUrl);
-    const map = new maplibregl.Map({ container: box.current, style: styleFor(tiles), attributionControl: { compact: true } });
+    let map: MapLibre.Map;
+    try {
+      map = new maplibregl.Map({ container: el, style: styleFor(tiles), attributionControl: { compact: true } });
+    } catch {
+      queueMicrotask(() => setFailed(NO_WEBGL));
+      return;
+    }
+    let loaded = false;
     const lines = routes.map((r, i) => ({
       type: 'Feature' as const,
-      properties: { color: routeStyle(i).color, name: r.name },
+      properties: { color: routeStyle(i).color, name: r.name, key: r.key },
       geometry: { type: 'LineString' as const, coordinates: r.path.filter(isPlaced).map((p) => [p.lng, p.lat]) },
     }));
-    const points = [...routes.flatMap((r, i) => r.path.map((p) => ({ p, color: p.late ? '#d32f2f' : routeStyle(i).color }))), ...places.map((p) => ({ p, color: p.kind === 'yard' ? '#263238' : '#6a1b9a' })), ...loose.map((p) => ({ p, color: '#9e9e9e' }))]
-      .flatMap(({ p, color }) => (isPlaced(p) ? [{ type: 'Feature' as const, properties: { color, label: p.seq ? String(p.seq) : '' }, geometry: { type: 'Point' as const, coordinates: [p.lng, p.lat] } }] : []));
+    const stops = routes.flatMap((r, i) => r.path.filter((p) => p.kind === 'stop').filter(isPlaced).map((p) => ({ p, color: routeStyle(i).color })));
+    const points = [...places.map((p) => ({ p, color: p.kind === 'yard' ? '#263238' : '#6a1b9a' })), ...loose.map((p) => ({ p, color: '#9e9e9e' }))]
+      .flatMap(({ p, color }) => (isPlaced(p) ? [{ type: 'Feature' as const, properties: { color, label: p.label, kind: p.kind }, geometry: { type: 'Point' as const, coordinates: [p.lng, p.lat] } }] : []));
+    const markers = stops.map(({ p, color }) => new maplibregl.Marker({ element: stopMarker(p, color) }).setLngLat([p.lng, p.lat]));
+    map.on('error', () => {
+      // Before the style has loaded an error means no map at all (style or tiles unreachable, refused
+      // by the CSP); afterwards it is one tile, and the map stays.
+      if (!loaded) setFailed(NO_STYLE);
+    });
     map.on('load', () => {
+      loaded = true;
       map.addSource('routes', { type: 'geojson', data: { type: 'FeatureCollection', features: lines } });
-      map.addLayer({ id: 'routes', type: 'line', source: 'routes', paint: { 'line-color': ['get', 'color'], 'line-width': 3 } });
+      map.addLayer({ id: 'routes', type: 'line', source: 'routes', layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': ['get', 'color'], 'line-width': 3 } });
       map.addSource('places', { type: 'geojson', data: { type: 'FeatureCollection', features: points } });
-      map.addLayer({ id: 'places', type: 'circle', source: 'places', paint: { 'circle-color': ['get', 'color'], 'circle-radius': 7, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } });
-      const coords = points.map((f) => f.geometry.coordinates);
+      map.addLayer({ id: 'places', type: 'circle', source: 'places', paint: { 'circle-color': ['get', 'color'], 'circle-radius': 6, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } });
+      for (const m of markers) m.addTo(map);
+      const coords = [...stops.map(({ p }) => [p.lng, p.lat]), ...points.map((f) => f.geometry.coordinates)];
       if (coords.length > 0) {
         const lngs = coords.map((c) => c[0]);
         const lats = coords.map((c) => c[1]);
         map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 40, duration: 0, maxZoom: 13 });
       }
+      const drawn = () => {
+        map.off('idle', drawn);
+        el.dataset.renderedLines = String(new Set(map.queryRenderedFeatures({ layers: ['routes'] }).map((f) => String(f.properties?.key))).size);
+        el.dataset.renderedPlaces = String(map.queryRenderedFeatures({ layers: ['places'] }).length);
+        el.dataset.mapState = 'ready';
+        el.setAttribute('aria-busy', 'false');
+      };
+      map.on('idle', drawn);
     });
-    return () => map.remove();
-  }, [routes, places, loose, tiles]);
-  return <Box ref={box} role="region" aria-label={title} sx={{ width: '100%', height: { xs: 360, md: 520 }, borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider' }} />;
+    return () => {
+      for (const m of markers) m.remove();
+      map.remove();
+    };
+  }, [drawing, tiles, failed]);
+  if (failed) {
+    return (
+      <Box data-testid="route-map-fallback">
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {failed}
+        </Alert>
+        <RouteDrawing {...props} />
+      </Box>
+    );
+  }
+  return (
+    <Box>
+      <Box
+        ref={box}
+        role="region"
+        aria-label={title}
+        data-testid="route-maplibre"
+        sx={{ width: '100%', height: { xs: 360, md: 520 }, borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider' }}
+      />
+      <RouteLegend routes={routes} loose={loose} />
+    </Box>
+  );
 }

@@ -24,7 +24,7 @@ export function siteConstraintFields(customerId?: number): FieldDef<SiteConstrai
     {
       name: 'ship_to_id', label: 'Ship-to', type: 'combobox', required: true, width: customerId === undefined ? 6 : 12, useOptions: (v) => useShipToOptions(customerId ?? v.customer_id),
       disabled: (mode, v) => mode === 'edit' || !(customerId ?? v.customer_id),
-      helperText: (mode) => (mode === 'edit' ? 'To move them to another ship-to, delete these and add new ones' : customerId === undefined ? 'Choose the customer first' : 'One set of constraints per ship-to'),
+      helperText: (mode) => (mode === 'edit' ? 'To move them to another ship-to, delete these and add new ones' : customerId === undefined ? 'One set per ship-to (of the customer chosen)' : 'One set of constraints per ship-to'),
     },
     { name: 'max_truck_gallons', label: 'Largest truck (gallons)', type: 'number', min: 1, max: 100_000, step: 1, width: 6, helperText: 'Empty: any truck fits', section: 'What the planner must respect' },
     { name: 'extra_service_minutes', label: 'Extra minutes on site', type: 'number', min: 0, max: 600, step: 1, width: 6, helperText: 'Added to every stop here (gate, paperwork)' },

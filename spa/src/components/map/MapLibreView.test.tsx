@@ -102,8 +102,9 @@ describe('the MapLibre route map (maplibre-gl mocked)', () => {
     expect(lines.map((f) => f.properties.color)).toEqual([ROUTE_COLORS[0], ROUTE_COLORS[1]]);
     // T-102's stop without coordinates is left out of its line: yard, stop, yard.
     expect(lines.map((f) => (f.geometry.coordinates as unknown[]).length)).toEqual([4, 3]);
-    expect(map.layers.map((l) => `${l.id}:${l.type}`)).toEqual(['routes:line', 'places:circle']);
-    expect(map.sources.get('places')!.data.features.map((f) => f.properties.kind)).toEqual(['yard', 'stop']);
+    expect(map.layers.map((l) => `${l.id}:${l.type}`)).toEqual(['routes:line', 'loose:circle']);
+    expect(map.sources.get('loose')!.data.features.map((f) => f.properties.label)).toEqual(['SO-9']);
+    expect(box.querySelector('[data-kind="yard"]')).toHaveAttribute('aria-label', 'Yard: Houston Yard');
     expect(map.bounds).toEqual([[-95.5, 29.6], [-95.2, 29.9]]);
 
     const markers = [...box.querySelectorAll<HTMLElement>('[data-kind="stop"]')];
@@ -117,7 +118,7 @@ describe('the MapLibre route map (maplibre-gl mocked)', () => {
     act(() => map.fire('idle'));
     expect(box).toHaveAttribute('data-map-state', 'ready');
     expect(box).toHaveAttribute('data-rendered-lines', '2');
-    expect(box).toHaveAttribute('data-rendered-places', '2');
+    expect(box).toHaveAttribute('data-rendered-loose', '1');
     expect(screen.getByRole('list', { name: 'Legend' })).toHaveTextContent(/T-101.*T-102.*In delivery.*Keep-full top-up.*Not planned/);
   });
 

@@ -59,12 +59,43 @@ function stopMarker(p: MapPlace, color: string): HTMLElement {
   return el;
 }
 
+/** A yard (dark square) or terminal (purple diamond) as an HTML marker, as in the drawing's legend. */
+function placeMarker(p: MapPlace): HTMLElement {
+  const el = document.createElement('div');
+  el.dataset.kind = p.kind;
+  const title = `${p.kind === 'yard' ? 'Yard' : 'Terminal'}: ${p.label}`;
+  el.title = title;
+  el.setAttribute('aria-label', title);
+  el.setAttribute('role', 'img');
+  Object.assign(el.style, {
+    width: '12px', height: '12px', border: '1.5px solid #fff', background: p.kind === 'yard' ? '#263238' : '#6a1b9a', transform: p.kind === 'yard' ? '' : 'rotate(45deg)',
+    boxShadow: '0 1px 2px rgba(0,0,0,.4)',
+  } satisfies Partial<CSSStyleDeclaration>);
+  // MapLibre positions the marker with its own transform on a wrapper only when the element is the
+  // wrapper: rotate an inner box instead.
+  if (p.kind !== 'yard') {
+    const outer = document.createElement('div');
+    Object.assign(outer.dataset, el.dataset);
+    outer.title = title;
+    outer.setAttribute('aria-label', title);
+    outer.setAttribute('role', 'img');
+    el.removeAttribute('data-kind');
+    el.removeAttribute('title');
+    el.removeAttribute('aria-label');
+    el.removeAttribute('role');
+    el.setAttribute('aria-hidden', 'true');
+    outer.appendChild(el);
+    return outer;
+  }
+  return el;
+}
+
 /**
  * The routes on map tiles (MapLibre GL), when the routing settings name a tile source: a line per
- * truck (a GL layer), numbered stops (HTML markers, in the DOM), yards, terminals and orders no route
- * takes (a GL circle layer). Without WebGL, or when the style cannot be loaded, the plain drawing
+ * truck and orders no route takes (GL layers), numbered stops, yards and terminals (HTML markers, in
+ * the DOM). Without WebGL, or when the style cannot be loaded, the plain drawing
  * with a note. For tests the box says `data-map-state` (loading → ready) and, once drawn, how many
- * route lines and places MapLibre rendered (`data-rendered-lines`, `data-rendered-places`).
+ * route lines and not-planned orders MapLibre rendered (`data-rendered-lines`, `data-rendered-loose`).
  */
 export default function MapLibreView(props: RouteMapProps) {
   const { routes, places = [], loose = [], tiles, title = 'Map of the routes' } = props;
@@ -80,7 +111,7 @@ export default function MapLibreView(props: RouteMapProps) {
     el.dataset.mapState = 'loading';
     el.setAttribute('aria-busy', 'true');
     delete el.dataset.renderedLines;
-    delete el.dataset.renderedPlaces;
+    delete el.dataset.renderedLoose;
     maplibregl.setWorkerUrl(workerUrl);
     let map: MapLibre.Map;
     try {
@@ -96,9 +127,12 @@ export default function MapLibreView(props: RouteMapProps) {
       geometry: { type: 'LineString' as const, coordinates: r.path.filter(isPlaced).map((p) => [p.lng, p.lat]) },
     }));
     const stops = routes.flatMap((r, i) => r.path.filter((p) => p.kind === 'stop').filter(isPlaced).map((p) => ({ p, color: routeStyle(i).color })));
-    const points = [...places.map((p) => ({ p, color: p.kind === 'yard' ? '#263238' : '#6a1b9a' })), ...loose.map((p) => ({ p, color: '#9e9e9e' }))]
-      .flatMap(({ p, color }) => (isPlaced(p) ? [{ type: 'Feature' as const, properties: { color, label: p.label, kind: p.kind }, geometry: { type: 'Point' as const, coordinates: [p.lng, p.lat] } }] : []));
-    const markers = stops.map(({ p, color }) => new maplibregl.Marker({ element: stopMarker(p, color) }).setLngLat([p.lng, p.lat]));
+    const points = loose.filter(isPlaced).map((p) => ({ type: 'Feature' as const, properties: { label: p.label }, geometry: { type: 'Point' as const, coordinates: [p.lng, p.lat] } }));
+    const fixed = places.filter(isPlaced);
+    const markers = [
+      ...fixed.map((p) => new maplibregl.Marker({ element: placeMarker(p) }).setLngLat([p.lng, p.lat])),
+      ...stops.map(({ p, color }) => new maplibregl.Marker({ element: stopMarker(p, color) }).setLngLat([p.lng, p.lat])),
+    ];
     map.on('error', () => {
       // Before the style has loaded an error means no map at all (style or tiles unreachable, refused
       // by the CSP); afterwards it is one tile, and the map stays.
@@ -108,10 +142,11 @@ export default function MapLibreView(props: RouteMapProps) {
       loaded = true;
       map.addSource('routes', { type: 'geojson', data: { type: 'FeatureCollection', features: lines } });
       map.addLayer({ id: 'routes', type: 'line', source: 'routes', layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': ['get', 'color'], 'line-width': 3 } });
-      map.addSource('places', { type: 'geojson', data: { type: 'FeatureCollection', features: points } });
-      map.addLayer({ id: 'places', type: 'circle', source: 'places', paint: { 'circle-color': ['get', 'color'], 'circle-radius': 6, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } });
+      // Orders no route takes: hollow grey circles (a GL layer, as many as there are).
+      map.addSource('loose', { type: 'geojson', data: { type: 'FeatureCollection', features: points } });
+      map.addLayer({ id: 'loose', type: 'circle', source: 'loose', paint: { 'circle-color': '#fff', 'circle-radius': 5, 'circle-stroke-color': '#757575', 'circle-stroke-width': 2 } });
       for (const m of markers) m.addTo(map);
-      const coords = [...stops.map(({ p }) => [p.lng, p.lat]), ...points.map((f) => f.geometry.coordinates)];
+      const coords = [...stops.map(({ p }) => [p.lng, p.lat]), ...fixed.map((p) => [p.lng, p.lat]), ...points.map((f) => f.geometry.coordinates)];
       if (coords.length > 0) {
         const lngs = coords.map((c) => c[0]);
         const lats = coords.map((c) => c[1]);
@@ -120,7 +155,7 @@ export default function MapLibreView(props: RouteMapProps) {
       const drawn = () => {
         map.off('idle', drawn);
         el.dataset.renderedLines = String(new Set(map.queryRenderedFeatures({ layers: ['routes'] }).map((f) => String(f.properties?.key))).size);
-        el.dataset.renderedPlaces = String(map.queryRenderedFeatures({ layers: ['places'] }).length);
+        el.dataset.renderedLoose = String(map.queryRenderedFeatures({ layers: ['loose'] }).length);
         el.dataset.mapState = 'ready';
         el.setAttribute('aria-busy', 'false');
       };

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
-import { DEMO, DESKTOP, PHONE, apiCaller, apiLogin, axe, expectOk, launch, openPage, shot, useSession } from './lib.mjs';
+import { DEMO, DESKTOP, PHONE, apiCaller, apiLogin, axe, expectOk, launch, openPage, settleAnimations, shot, useSession } from './lib.mjs';
 
 let server;
 let browser;
@@ -60,6 +60,7 @@ describe('FuelDesk route planning: the sites screen', { concurrency: false }, ()
     await dialog.getByLabel(/Largest truck/).fill('2600');
     await dialog.getByLabel(/Skills the truck needs/).fill('Long hose');
     await dialog.getByLabel(/Extra minutes/).fill('12');
+    await settleAnimations(page);
     await shot(page, 'routing-sites-form-desktop');
     const created = page.waitForResponse((r) => r.url().endsWith('/api/site-constraint') && r.request().method() === 'POST');
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -113,6 +114,7 @@ describe('FuelDesk route planning: the sites screen', { concurrency: false }, ()
     await shot(page, 'routing-sites-phone');
     await sites.getByRole('button', { name: /New site constraint/ }).click();
     await page.getByRole('dialog', { name: 'New site constraint' }).waitFor();
+    await settleAnimations(page);
     await shot(page, 'routing-sites-form-phone');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await useSession(page, admin, `/customer/${target.customer.id}`);

@@ -35,6 +35,10 @@ class FakeMap {
   addLayer(l: { id: string; type: string }) {
     this.layers.push(l);
   }
+  paint: Record<string, unknown> = {};
+  setPaintProperty(layer: string, name: string, value: unknown) {
+    this.paint[`${layer}.${name}`] = value;
+  }
   fitBounds(b: unknown) {
     this.bounds = b;
   }
@@ -137,6 +141,16 @@ describe('the MapLibre route map (maplibre-gl mocked)', () => {
     rerender(<MapLibreView routes={routes.slice(0, 1)} tiles={STYLE} />);
     expect(maps).toHaveLength(2);
     expect(maps[0].removed).toBe(true);
+  });
+
+  it('puts the highlighted truck\'s route on top (thicker, the others faded) without rebuilding the map', () => {
+    const { rerender } = render(<MapLibreView routes={routes} tiles={STYLE} highlight="9" />);
+    act(() => maps[0].fire('load'));
+    expect(maps[0].paint['routes.line-width']).toEqual(['case', ['==', ['get', 'key'], '9'], 5, 3]);
+    rerender(<MapLibreView routes={routes} tiles={STYLE} highlight={null} />);
+    expect(maps[0].paint['routes.line-width']).toBe(3);
+    expect(maps[0].paint['routes.line-opacity']).toBe(1);
+    expect(maps).toHaveLength(1);
   });
 
   it('makes a raster style of a tile template', () => {

@@ -37,6 +37,12 @@ export function hasWebGL(): boolean {
 export const NO_WEBGL = 'This browser cannot draw the tiled map (no WebGL): the plain drawing is shown instead.';
 export const NO_STYLE = 'The map tiles could not be loaded: the plain drawing is shown instead. Check the map style / tile URL in the routing settings (and that its host is allowed by the CSP).';
 
+/** The highlighted route thicker, the others faded (none highlighted: all alike). */
+function emphasize(map: MapLibre.Map, key: string | null | undefined) {
+  map.setPaintProperty('routes', 'line-width', key ? ['case', ['==', ['get', 'key'], key], 5, 3] : 3);
+  map.setPaintProperty('routes', 'line-opacity', key ? ['case', ['==', ['get', 'key'], key], 1, 0.35] : 1);
+}
+
 /** A route stop as an HTML marker: its number in its route's colour, late red, flags as rings. */
 function stopMarker(p: MapPlace, color: string): HTMLElement {
   const el = document.createElement('div');
@@ -98,8 +104,10 @@ function placeMarker(p: MapPlace): HTMLElement {
  * route lines and not-planned orders MapLibre rendered (`data-rendered-lines`, `data-rendered-loose`).
  */
 export default function MapLibreView(props: RouteMapProps) {
-  const { routes, places = [], loose = [], tiles, title = 'Map of the routes' } = props;
+  const { routes, places = [], loose = [], tiles, highlight, title = 'Map of the routes' } = props;
   const box = useRef<HTMLDivElement | null>(null);
+  const live = useRef<MapLibre.Map | null>(null);
+  const lit = useRef<string | null | undefined>(highlight);
   const [failed, setFailed] = useState<string | null>(() => (hasWebGL() ? null : NO_WEBGL));
   // What is drawn, by content: the page re-renders (a hovered truck, a poll) with new but equal
   // arrays, and the map is built again only when the routes themselves change.
@@ -142,6 +150,8 @@ export default function MapLibreView(props: RouteMapProps) {
       loaded = true;
       map.addSource('routes', { type: 'geojson', data: { type: 'FeatureCollection', features: lines } });
       map.addLayer({ id: 'routes', type: 'line', source: 'routes', layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': ['get', 'color'], 'line-width': 3 } });
+      live.current = map;
+      emphasize(map, lit.current);
       // Orders no route takes: hollow grey circles (a GL layer, as many as there are).
       map.addSource('loose', { type: 'geojson', data: { type: 'FeatureCollection', features: points } });
       map.addLayer({ id: 'loose', type: 'circle', source: 'loose', paint: { 'circle-color': '#fff', 'circle-radius': 5, 'circle-stroke-color': '#757575', 'circle-stroke-width': 2 } });
@@ -162,10 +172,16 @@ export default function MapLibreView(props: RouteMapProps) {
       map.on('idle', drawn);
     });
     return () => {
+      live.current = null;
       for (const m of markers) m.remove();
       map.remove();
     };
   }, [drawing, tiles, failed]);
+  // The hovered truck's route on top of the others (as on the drawing), without rebuilding the map.
+  useEffect(() => {
+    lit.current = highlight;
+    if (live.current) emphasize(live.current, highlight);
+  }, [highlight]);
   if (failed) {
     return (
       <Box data-testid="route-map-fallback">

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.crud import Crud
 from core.envelope import Answer, Envelope, ok
 from core.errors import ApiError
 from core.listing import ListSpec
 from core.permissions import perm, register_resource
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from ninja import Query, Router
 
@@ -28,6 +31,7 @@ from tenants.routing.schemas import (
     RoutingSettingsOut,
     SiteConstraintIn,
     SiteConstraintOut,
+    SiteConstraintQuery,
     TruckRoutingIn,
     TruckRoutingOut,
 )
@@ -121,6 +125,12 @@ Crud(
 )
 
 site_constraint_router = Router(tags=["site-constraint"])
+
+
+def _site_constraints_of(qs: QuerySet[SiteConstraint], params: Any) -> QuerySet[SiteConstraint]:
+    return qs.filter(ship_to__customer_id=params.customer_id) if params.customer_id else qs
+
+
 Crud(
     router=site_constraint_router,
     resource="site_constraint",
@@ -131,15 +141,23 @@ Crud(
     ops=ALL_OPS,
     default_size=50,
     pure_queries=True,  # its queryset and filters read only the parameters (core/listsql.py)
-    computed=("ship_to_name", "skills"),
-    extra_columns=("ship_to_name", "skills"),  # an annotation; the JSON list as written (checked then)
+    computed=("ship_to_name", "customer_id", "customer_name", "skills"),
+    # annotations (the sites screen lists every customer's ship-tos); the JSON list as written
+    extra_columns=("ship_to_name", "customer_id", "customer_name", "skills"),
     queryset=selectors.site_constraints,
+    filters=SiteConstraintQuery,
+    apply_filters=_site_constraints_of,
     create=services.create_site_constraint,
     update=services.save_site_constraint,
     spec=ListSpec(
-        search=("ship_to__name",),
-        sort={"ship_to_name": "ship_to__name", "created_at": "created_at"},
-        filters={"ship_to_id": ("ship_to_id", "int")},
+        search=("ship_to__name", "ship_to__customer__name"),
+        sort={
+            "ship_to_name": "ship_to__name",
+            "customer_name": "ship_to__customer__name",
+            "max_truck_gallons": "max_truck_gallons",
+            "created_at": "created_at",
+        },
+        filters={"ship_to_id": ("ship_to_id", "int"), "customer_id": ("ship_to__customer_id", "int")},
         default_sort="ship_to__name",
     ),
 )

@@ -137,10 +137,16 @@ class SiteConstraintIn(StrippedIn):
     _skills = field_validator("skills")(_clean_skills)
 
 
+class SiteConstraintQuery(Schema):
+    customer_id: int | None = Field(None, ge=1, description="The site constraints of one customer's ship-tos")
+
+
 class SiteConstraintOut(Schema):
     id: int
     ship_to_id: int
     ship_to_name: str
+    customer_id: int
+    customer_name: str
     max_truck_gallons: int | None
     skills: list[str]
     extra_service_minutes: int

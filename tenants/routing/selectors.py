@@ -37,7 +37,11 @@ def driver_shifts() -> QuerySet[DriverShift]:
 
 
 def site_constraints() -> QuerySet[SiteConstraint]:
-    return SiteConstraint.objects.annotate(ship_to_name=F("ship_to__name"))
+    return SiteConstraint.objects.annotate(
+        ship_to_name=F("ship_to__name"),
+        customer_id=F("ship_to__customer_id"),
+        customer_name=F("ship_to__customer__name"),
+    )
 
 
 def plans(day: dt.date | None = None) -> QuerySet[RoutePlan]:

@@ -190,3 +190,26 @@ def test_each_list_has_all_export_and_delete(api_a, tenant_a, in_tenant):
         assert len(text.strip().splitlines()) == 2  # header + the row
         assert api_a.delete(f"{path}/{row_id}").status_code == 200
         assert api_a.get(f"{path}/{row_id}").status_code == 404
+
+
+def test_site_constraints_name_the_customer_and_filter_by_it(api_a, tenant_a, in_tenant):
+    """The sites screen lists every customer's ship-tos; the customer page lists its own."""
+    from tenants.sales.tests.helpers import master_data
+
+    with in_tenant(tenant_a):
+        md = master_data()
+    customer_id = md["ship_to"].customer_id
+    res = api_a.post(SITE, {"ship_to_id": md["ship_to"].pk, "max_truck_gallons": 2800})
+    assert res.status_code == 201, res.json()
+    row = res.json()["data"]
+    assert row["customer_id"] == customer_id and row["customer_name"] == md["ship_to"].customer.name
+    mine = api_a.get(SITE, {"customer_id": customer_id}).json()["data"]
+    assert [r["id"] for r in mine["items"]] == [row["id"]]
+    assert api_a.get(SITE, {"customer_id": customer_id + 9999}).json()["data"]["total"] == 0
+    found = api_a.get(SITE, {"search": md["ship_to"].customer.name[:5], "sort_by": "customer_name"})
+    assert found.status_code == 200 and found.json()["data"]["total"] == 1
+    # Bad input is a 4xx naming the field, never a 500.
+    res = api_a.put(f"{SITE}/{row['id']}", {"max_truck_gallons": -5})
+    assert res.status_code == 422 and "detail" in res.json()
+    res = api_a.post(SITE, {"ship_to_id": md["ship_to"].pk, "extra_service_minutes": 601})
+    assert res.status_code == 422 and "detail" in res.json()

@@ -39,3 +39,17 @@ describe('the plain route drawing (no tiles)', () => {
     expect(screen.getByText('No coordinates to draw')).toBeInTheDocument();
   });
 });
+
+describe('stops the payload flags', () => {
+  it('rings a stop in delivery and a keep-full top-up only when the payload says so', () => {
+    const flagged: MapRoute[] = [{ key: '7', name: 'T-101', path: [yard, { key: 's1', kind: 'stop', label: 'SO-1', seq: 1, lat: 29.8, lng: -95.4, inDelivery: true }, { key: 's2', kind: 'stop', label: 'SO-2', seq: 2, lat: 29.9, lng: -95.3, keepFull: true }, yard] }];
+    const { container, unmount } = render(<RouteMap routes={flagged} />);
+    expect(container.querySelector('[data-in-delivery="true"] title')?.textContent).toBe('1. SO-1 (in delivery)');
+    expect(container.querySelector('[data-keep-full="true"] title')?.textContent).toBe('2. SO-2 (keep-full top-up)');
+    expect(screen.getByRole('list', { name: 'Legend' })).toHaveTextContent(/In delivery.*Keep-full top-up/);
+    unmount();
+    const { container: plain } = render(<RouteMap routes={routes} />);
+    expect(plain.querySelectorAll('[data-in-delivery], [data-keep-full]')).toHaveLength(0);
+    expect(screen.getByRole('list', { name: 'Legend' })).not.toHaveTextContent(/In delivery|Keep-full/);
+  });
+});

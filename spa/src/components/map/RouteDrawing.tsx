@@ -21,6 +21,9 @@ function useWidth(initial: number) {
   return { ref, width };
 }
 const LATE = '#d32f2f';
+/** Rings of stops the payload flags: in delivery (fixed), keep-full top-up (optional). */
+export const IN_DELIVERY = '#212121';
+export const KEEP_FULL = '#00796b';
 
 function Marker({ place, x, y, color }: { place: MapPlace; x: number; y: number; color: string }) {
   if (place.kind === 'yard') {
@@ -39,10 +42,13 @@ function Marker({ place, x, y, color }: { place: MapPlace; x: number; y: number;
       </g>
     );
   }
+  const r = place.seq ? 9 : 6;
   return (
-    <g data-kind="stop" data-late={place.late ? 'true' : undefined}>
-      <title>{`${place.seq ? `${place.seq}. ` : ''}${place.label}${place.late ? ' (late)' : ''}`}</title>
-      <circle cx={x} cy={y} r={place.seq ? 9 : 6} fill={place.late ? LATE : color} stroke={place.late ? '#fff' : '#fff'} strokeWidth={place.late ? 2.5 : 1.5} />
+    <g data-kind="stop" data-late={place.late ? 'true' : undefined} data-in-delivery={place.inDelivery ? 'true' : undefined} data-keep-full={place.keepFull ? 'true' : undefined}>
+      <title>{`${place.seq ? `${place.seq}. ` : ''}${place.label}${place.late ? ' (late)' : ''}${place.inDelivery ? ' (in delivery)' : ''}${place.keepFull ? ' (keep-full top-up)' : ''}`}</title>
+      {place.inDelivery && <circle cx={x} cy={y} r={r + 4} fill="none" stroke={IN_DELIVERY} strokeWidth={2.5} />}
+      {place.keepFull && <circle cx={x} cy={y} r={r + 4} fill="none" stroke={KEEP_FULL} strokeWidth={2} strokeDasharray="3 2" />}
+      <circle cx={x} cy={y} r={r} fill={place.late ? LATE : color} stroke="#fff" strokeWidth={place.late ? 2.5 : 1.5} />
       {place.seq ? (
         <text x={x} y={y + 3.5} textAnchor="middle" fontSize={10} fontWeight={700} fill="#fff">
           {place.seq}
@@ -116,41 +122,61 @@ export function RouteDrawing({ routes, places = [], loose = [], highlight, title
           </text>
         )}
       </Box>
-      <Box component="ul" aria-label="Legend" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, listStyle: 'none', p: 0, m: 0, mt: 1 }}>
-        {routes.map((r, i) => {
-          const s = routeStyle(i);
-          return (
-            <Box component="li" key={r.key} sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-              <Box component="svg" width={22} height={10} aria-hidden sx={{ flex: 'none' }}>
-                <line x1={1} y1={5} x2={21} y2={5} stroke={s.color} strokeWidth={4} strokeDasharray={s.dash} />
-              </Box>
-              <Typography variant="caption">{r.name}</Typography>
-            </Box>
-          );
-        })}
-        <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-          <Box component="svg" width={12} height={12} aria-hidden><rect x={1} y={1} width={10} height={10} fill="#263238" /></Box>
-          <Typography variant="caption">Yard</Typography>
-        </Box>
-        <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-          <Box component="svg" width={12} height={12} aria-hidden><path d="M 6 0 L 12 6 L 6 12 L 0 6 Z" fill="#6a1b9a" /></Box>
-          <Typography variant="caption">Terminal</Typography>
-        </Box>
-        <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-          <Box component="svg" width={12} height={12} aria-hidden><circle cx={6} cy={6} r={5} fill={LATE} /></Box>
-          <Typography variant="caption">Late stop</Typography>
-        </Box>
-        {loose.some(isPlaced) && (
-          <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-            <Box component="svg" width={12} height={12} aria-hidden><circle cx={6} cy={6} r={4.5} fill="#fff" stroke="#757575" strokeWidth={2} /></Box>
-            <Typography variant="caption">Not planned</Typography>
-          </Box>
-        )}
-      </Box>
+      <RouteLegend routes={routes} loose={loose} />
       {unplaced > 0 && (
         <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
           {`${unplaced} stop${unplaced === 1 ? ' has' : 's have'} no coordinates and ${unplaced === 1 ? 'is' : 'are'} not drawn.`}
         </Typography>
+      )}
+    </Box>
+  );
+}
+
+/** The colours of the routes and the markers' kinds (under the drawing and under the map). */
+export function RouteLegend({ routes, loose = [] }: Pick<RouteMapProps, 'routes' | 'loose'>) {
+  const stops = routes.flatMap((r) => r.path);
+  return (
+    <Box component="ul" aria-label="Legend" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, listStyle: 'none', p: 0, m: 0, mt: 1 }}>
+      {routes.map((r, i) => {
+        const s = routeStyle(i);
+        return (
+          <Box component="li" key={r.key} sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+            <Box component="svg" width={22} height={10} aria-hidden sx={{ flex: 'none' }}>
+              <line x1={1} y1={5} x2={21} y2={5} stroke={s.color} strokeWidth={4} strokeDasharray={s.dash} />
+            </Box>
+            <Typography variant="caption">{r.name}</Typography>
+          </Box>
+        );
+      })}
+      <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <Box component="svg" width={12} height={12} aria-hidden><rect x={1} y={1} width={10} height={10} fill="#263238" /></Box>
+        <Typography variant="caption">Yard</Typography>
+      </Box>
+      <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <Box component="svg" width={12} height={12} aria-hidden><path d="M 6 0 L 12 6 L 6 12 L 0 6 Z" fill="#6a1b9a" /></Box>
+        <Typography variant="caption">Terminal</Typography>
+      </Box>
+      <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <Box component="svg" width={12} height={12} aria-hidden><circle cx={6} cy={6} r={5} fill={LATE} /></Box>
+        <Typography variant="caption">Late stop</Typography>
+      </Box>
+      {stops.some((p) => p.inDelivery) && (
+        <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+          <Box component="svg" width={14} height={14} aria-hidden><circle cx={7} cy={7} r={5.5} fill="none" stroke={IN_DELIVERY} strokeWidth={2} /></Box>
+          <Typography variant="caption">In delivery</Typography>
+        </Box>
+      )}
+      {stops.some((p) => p.keepFull) && (
+        <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+          <Box component="svg" width={14} height={14} aria-hidden><circle cx={7} cy={7} r={5.5} fill="none" stroke={KEEP_FULL} strokeWidth={2} strokeDasharray="3 2" /></Box>
+          <Typography variant="caption">Keep-full top-up</Typography>
+        </Box>
+      )}
+      {loose.some(isPlaced) && (
+        <Box component="li" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+          <Box component="svg" width={12} height={12} aria-hidden><circle cx={6} cy={6} r={4.5} fill="#fff" stroke="#757575" strokeWidth={2} /></Box>
+          <Typography variant="caption">Not planned</Typography>
+        </Box>
       )}
     </Box>
   );

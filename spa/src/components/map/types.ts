@@ -9,6 +9,10 @@ export interface MapPlace extends Partial<LatLng> {
   seq?: number;
   /** Late (outside its window) or otherwise infeasible: drawn in red. */
   late?: boolean;
+  /** Already in delivery (the plan cannot move it): drawn with a dark ring. Only when the payload says so. */
+  inDelivery?: boolean;
+  /** An optional keep-full top-up (taken because it fits on the way): drawn with a dashed ring. */
+  keepFull?: boolean;
 }
 
 /** One truck's route: its places in driving order (start yard, stops, reloads, end yard). */

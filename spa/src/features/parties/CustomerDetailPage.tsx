@@ -17,6 +17,7 @@ import type { ApiError } from '@/lib/api/errors';
 import { usePaymentMethodOptions, usePaymentTermOptions, usePermissions } from '@/lib/api/lookups';
 import { customerBody, customerFields, customerToValues, money } from './customerForm';
 import { CUSTOMER_STATUSES, customersApi, useCustomerByIdQuery, useCustomerStatusMutation, type Customer, type CustomerStatus } from './partiesApi';
+import { SiteConstraintsList } from '@/components/routing/SiteConstraintsList';
 import { ShipTosSection } from './ShipTosSection';
 import { StatusDialog } from './StatusDialog';
 import { TanksSection } from './TanksSection';
@@ -64,6 +65,7 @@ export default function CustomerDetailPage() {
   const [changing, setChanging] = useState(false);
   const [shipToId, setShipToId] = useState<number | null>(null);
   const perms = usePermissions('customer');
+  const sitePerms = usePermissions('site_constraint');
   const c = q.data;
   const error = q.error as ApiError | undefined;
 
@@ -131,6 +133,15 @@ export default function CustomerDetailPage() {
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }} id="customer-tanks">
         <TanksSection customer={c} shipToId={shipToId} onShipToChange={setShipToId} />
       </Paper>
+      {sitePerms.view && (
+        <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, mt: 2.5 }} id="customer-site-constraints">
+          <SiteConstraintsList
+            customer={{ id: c.id, name: c.name }}
+            title="Delivery site constraints"
+            subtitle="For the day planner: the largest truck a ship-to takes, what the truck needs there (a long hose), extra minutes on site."
+          />
+        </Paper>
+      )}
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, mt: 2.5 }} id="customer-pricing">
         <CustomerPricingSection customer={c} />
       </Paper>

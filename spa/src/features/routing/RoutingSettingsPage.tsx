@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { PageBody, PageHeader } from '@/components/common/PageHeader';
+import { SiteConstraintsList } from '@/components/routing/SiteConstraintsList';
 import { ResourceListPage, type ColumnDef, type FieldDef, type OptionsState } from '@/components/resource';
 import { FormField } from '@/components/resource/FormFields';
 import { validateValues } from '@/components/resource/validation';
@@ -171,7 +172,7 @@ export default function RoutingSettingsPage() {
     <PageBody>
       <PageHeader
         title="Route planning settings"
-        subtitle="What the day planner assumes: distances and speeds, stop times, duty limits and costs; which trucks it may use and carry what; when each driver works."
+        subtitle="What the day planner assumes: distances and speeds, stop times, duty limits and costs; which trucks it may use and carry what; when each driver works; what each delivery site allows."
         actions={
           <Button component={RouterLink} to="/dispatch-center/plan" variant="outlined">
             Plan the day
@@ -225,6 +226,12 @@ export default function RoutingSettingsPage() {
             toCreateBody: shiftBody,
             toUpdateBody: shiftBody,
           }}
+        />
+      </Box>
+      <Box sx={{ mt: 3 }} id="sites" component="section" aria-label="Sites">
+        <SiteConstraintsList
+          title="Sites"
+          subtitle="Delivery sites with limits: the largest truck that fits, what the truck needs there (a long hose), extra minutes on site. A ship-to without constraints takes any truck."
         />
       </Box>
     </PageBody>

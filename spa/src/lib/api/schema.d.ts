@@ -18221,11 +18221,17 @@ export interface components {
         /** SiteconstraintListQuery */
         SiteconstraintListQuery: {
             /**
+             * Customer Id
+             * @description The site constraints of one customer's ship-tos
+             */
+            customer_id?: number | null;
+            /**
              * Filter Field
              * @description A field from the list's filterable fields, with the operators it takes:
+             *     - `customer_id` (whole number): equals, greaterThan, lessThan, between
              *     - `ship_to_id` (whole number): equals, greaterThan, lessThan, between
              */
-            filter_field?: "ship_to_id" | null;
+            filter_field?: ("customer_id" | "ship_to_id") | null;
             /**
              * Filter Operator
              * @description How filter_value is compared
@@ -18259,9 +18265,9 @@ export interface components {
             size?: number | null;
             /**
              * Sort By
-             * @description Sort by one of: created_at, ship_to_name
+             * @description Sort by one of: created_at, customer_name, max_truck_gallons, ship_to_name
              */
-            sort_by?: ("created_at" | "ship_to_name") | null;
+            sort_by?: ("created_at" | "customer_name" | "max_truck_gallons" | "ship_to_name") | null;
         };
         /** SiteConstraintOut */
         SiteConstraintOut: {
@@ -18270,6 +18276,10 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Customer Id */
+            customer_id: number;
+            /** Customer Name */
+            customer_name: string;
             /** Extra Service Minutes */
             extra_service_minutes: number;
             /** Id */
@@ -49176,11 +49186,14 @@ export interface operations {
     site_constraint_list: {
         parameters: {
             query?: {
+                /** @description The site constraints of one customer's ship-tos */
+                customer_id?: number | null;
                 /**
                  * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `customer_id` (whole number): equals, greaterThan, lessThan, between
                  *     - `ship_to_id` (whole number): equals, greaterThan, lessThan, between
                  */
-                filter_field?: "ship_to_id" | null;
+                filter_field?: ("customer_id" | "ship_to_id") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -49193,8 +49206,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description Sort by one of: created_at, ship_to_name */
-                sort_by?: ("created_at" | "ship_to_name") | null;
+                /** @description Sort by one of: created_at, customer_name, max_truck_gallons, ship_to_name */
+                sort_by?: ("created_at" | "customer_name" | "max_truck_gallons" | "ship_to_name") | null;
             };
             header?: never;
             path?: never;
@@ -49222,6 +49235,15 @@ export interface operations {
             };
             /** @description The role lacks the permission, or the company is suspended */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49627,11 +49649,14 @@ export interface operations {
     site_constraint_export: {
         parameters: {
             query?: {
+                /** @description The site constraints of one customer's ship-tos */
+                customer_id?: number | null;
                 /**
                  * @description A field from the list's filterable fields, with the operators it takes:
+                 *     - `customer_id` (whole number): equals, greaterThan, lessThan, between
                  *     - `ship_to_id` (whole number): equals, greaterThan, lessThan, between
                  */
-                filter_field?: "ship_to_id" | null;
+                filter_field?: ("customer_id" | "ship_to_id") | null;
                 /** @description How filter_value is compared */
                 filter_operator?: ("contains" | "equals" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "between") | null;
                 /** @description The value; for `between`, two comma-separated values */
@@ -49644,8 +49669,8 @@ export interface operations {
                 search?: string | null;
                 /** @description Page size; each list has its default */
                 size?: number | null;
-                /** @description Sort by one of: created_at, ship_to_name */
-                sort_by?: ("created_at" | "ship_to_name") | null;
+                /** @description Sort by one of: created_at, customer_name, max_truck_gallons, ship_to_name */
+                sort_by?: ("created_at" | "customer_name" | "max_truck_gallons" | "ship_to_name") | null;
             };
             header?: never;
             path?: never;
@@ -49673,6 +49698,15 @@ export interface operations {
             };
             /** @description The role lacks the permission, or the company is suspended */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -105,6 +105,7 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
       const toggle = notOnWay.getByRole('button', { name: /^Keep-full tanks not on the way \(\d+\)$/ });
       await toggle.click();
       await notOnWay.locator('[data-testid^="plan-keep-full-tank:"]').first().waitFor();
+      await page.waitForTimeout(400); // the panel's opening animation
       await shot(page, 'routing-keep-full-not-on-the-way-desktop');
     }
     // An order in delivery is locked on its truck (the payload's `fixed`).

@@ -15,7 +15,7 @@ import { clock, keepFullLine, slack } from './planFormat';
 import { infeasible, lateStops, type RouteRow, type VisitRow } from './planView';
 
 const gal = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+const HIDDEN = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 const TONE = { late: 'error.main', tight: '#b23c00', ok: 'success.dark', none: 'text.secondary' } as const;
 
 function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq: number; color: string; stale: boolean; editable: boolean }) {

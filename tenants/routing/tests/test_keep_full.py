@@ -109,6 +109,22 @@ def test_a_due_tank_on_the_way_is_taken_and_one_far_away_is_listed_not_on_the_wa
     assert body["totals"]["keep_full"] == 1
     assert body["violations"] == []
 
+    # Drag the far tank onto the truck: evaluate takes "tank:<id>" stop ids (and refuses bad ones).
+    route = body["routes"][0]
+    refs = [v["ref"] for v in route["visits"] if v["kind"] == "stop"] + [f"tank:{far.pk}"]
+    ev = api_a.post(
+        f"{PLANS}/{plan['id']}/evaluate", {"routes": [{"truck_id": route["truck_id"], "stop_ids": refs}]}
+    )
+    assert ev.status_code == 200, ev.json()
+    last = [v for v in ev.json()["data"]["routes"][0]["visits"] if v["kind"] == "stop"][-1]
+    assert last["ref"] == f"tank:{far.pk}" and last["keep_full"]["asset_name"] == "Far tank"
+    assert ev.json()["data"]["keep_full_not_taken"] == []
+    for bad in ("tank:x", "tank:999999"):
+        res = api_a.post(
+            f"{PLANS}/{plan['id']}/evaluate", {"routes": [{"truck_id": route["truck_id"], "stop_ids": [bad]}]}
+        )
+        assert res.status_code == 422 and res.json()["detail"], res.json()
+
 
 def test_accept_orders_each_taken_tank_once_priced_and_assigned(
     api_a, tenant_a, in_tenant, jobs, django_capture_on_commit_callbacks

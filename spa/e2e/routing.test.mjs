@@ -110,7 +110,7 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     }
     // An order in delivery is locked on its truck (the payload's `fixed`).
     const shownPlan = (await api(`/route-plan?planned_date=${day}`)).body.data.items[0].plan;
-    const fixedStops = shownPlan.routes.flatMap((r) => r.visits.filter((v) => v.kind === 'stop' && v.fixed));
+    const fixedStops = [...shownPlan.routes.flatMap((r) => r.visits.filter((v) => v.kind === 'stop' && v.fixed)), ...shownPlan.unplanned.filter((u) => u.in_delivery)];
     assert.equal(await page.locator('[data-fixed="true"]').count(), fixedStops.length);
     if (fixedStops.length > 0) await page.locator('[data-fixed="true"]').first().getByLabel('In delivery: stays on this truck').waitFor();
     assert.deepEqual(await axe(page), []);

@@ -272,6 +272,7 @@ class PlanUnplannedOut(Schema):
     order_number: str | None
     customer_name: str | None
     reason: str
+    in_delivery: bool = Field(False, description="In delivery: stays on its truck (not to be moved)")
 
 
 class PlanTotalsOut(Schema):

@@ -244,6 +244,7 @@ def plan_view(
                 "order_number": o["number"] if o else None,
                 "customer_name": o["customer__name"] if o else None,
                 "reason": u["reason"],
+                "in_delivery": bool(o and o.get("status") == SalesOrder.Status.IN_DELIVERY),
             }
         )
     return {

@@ -52,7 +52,7 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
                 {stop.keepFull.tank} · {stop.keepFull.customer}
               </Typography>
             </Box>
-            <Typography variant="caption" color="text.secondary" component="div" noWrap>
+            <Typography variant="caption" color="text.secondary" component="div">
               {keepFullLine(stop.keepFull)}
             </Typography>
           </>

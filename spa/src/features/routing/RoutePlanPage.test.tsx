@@ -21,7 +21,7 @@ const body: PlanBody = {
       ],
     },
   ],
-  unplanned: [{ stop_id: 103, order_number: 'SO-000103', customer_name: 'Brazos Farms', reason: 'No truck carries DEF' }],
+  unplanned: [{ stop_id: 103, order_number: 'SO-000103', customer_name: 'Brazos Farms', reason: 'No truck carries DEF', in_delivery: false }],
   totals: { miles: 84.2, hours: 6.5, trucks_used: 1, late_stops: 1, cost: 400, stops: 2, unplanned: 1, keep_full: 0 },
   solver: 'pyvrp', elapsed_s: 10, complete: true, violations: ['stop 102: arrives after its window (45000 > 43200)'],
 };
@@ -97,6 +97,7 @@ describe('Plan the day: the proposal beside the current plan', () => {
           ...r0.visits.slice(2),
         ],
       }],
+      unplanned: [{ ...body.unplanned[0], in_delivery: true }],
       keep_full_not_taken: [{ ...tank, asset_id: 32, asset_name: 'Far tank', stop_id: 'tank:32', reason: 'Not on the way today (optional: not worth the detour)' }],
       totals: { ...body.totals, keep_full: 1 },
     };
@@ -118,6 +119,9 @@ describe('Plan the day: the proposal beside the current plan', () => {
     fireEvent.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(await within(skipped).findByTestId('plan-keep-full-tank:32')).toHaveTextContent('Far tank · Brazos Farms');
+    const stuck = screen.getByTestId('plan-unplanned-SO-000103');
+    expect(stuck).toHaveAttribute('data-fixed', 'true');
+    expect(within(stuck).getByLabelText('In delivery: stays on this truck')).toBeInTheDocument();
     // Optional tanks are not orders left unplanned.
     expect(screen.queryByTestId('plan-unplanned-tank:32')).toBeNull();
   });

@@ -68,7 +68,7 @@ function mapRoutes(view: PlanView): MapRoute[] {
 }
 
 /** An order in delivery: it stays on its truck, the page refuses to move it (the server would too). */
-export const isFixed = (view: PlanView, stopId: StopId) => view.routes.some((r) => r.visits.some((v) => v.stop?.id === stopId && v.stop.fixed));
+export const isFixed = (view: PlanView, stopId: StopId) => view.routes.some((r) => r.visits.some((v) => v.stop?.id === stopId && v.stop.fixed)) || view.unplanned.some((u) => u.stop.id === stopId && u.stop.fixed);
 
 const layoutOfBody = (body: PlanBody): Layout => layoutOf(body.routes.map((r) => ({ truck_id: Number(r.truck_id), visits: r.visits })));
 

@@ -1,9 +1,12 @@
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import Lock from '@mui/icons-material/Lock';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
+import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useDraggable, useDroppable } from '@dnd-kit/core';
 import { useState } from 'react';
@@ -18,11 +21,19 @@ function Row({ row, editable }: { row: UnplannedRow; editable: boolean }) {
       {...attributes}
       {...listeners}
       data-testid={`plan-unplanned-${row.stop.number}`}
-      sx={{ py: 0.75, px: 1, mb: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper', cursor: editable ? 'grab' : 'default', touchAction: editable ? 'none' : 'auto', transform: transform ? `translate(${transform.x}px, ${transform.y}px)` : undefined, position: 'relative', zIndex: isDragging ? 20 : 'auto' }}
+      data-fixed={row.stop.fixed ? 'true' : undefined}
+      sx={{ py: 0.75, px: 1, mb: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper', cursor: editable && !row.stop.fixed ? 'grab' : 'default', touchAction: editable ? 'none' : 'auto', transform: transform ? `translate(${transform.x}px, ${transform.y}px)` : undefined, position: 'relative', zIndex: isDragging ? 20 : 'auto' }}
     >
-      <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
-        {row.stop.number} · {row.stop.customer}
-      </Typography>
+      <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', minWidth: 0 }}>
+        <Typography variant="body2" sx={{ fontWeight: 600, flex: 1, minWidth: 0 }} noWrap>
+          {row.stop.number} · {row.stop.customer}
+        </Typography>
+        {row.stop.fixed && (
+          <Tooltip title="In delivery: stays on this truck">
+            <Chip size="small" icon={<Lock fontSize="small" />} label="In delivery" aria-label="In delivery: stays on this truck" sx={{ flex: 'none', height: 20 }} />
+          </Tooltip>
+        )}
+      </Box>
       {(row.stop.place || row.stop.window || row.stop.quantities) && (
         <Typography variant="caption" color="text.secondary" component="div" noWrap>
           {[row.stop.place, row.stop.window && `window ${row.stop.window}`, row.stop.quantities].filter(Boolean).join(' · ')}

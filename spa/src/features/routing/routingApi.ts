@@ -185,7 +185,7 @@ export function toPlanView(body: PlanBody, current: PlanBody | null, terminals: 
   return {
     routes,
     unplanned: body.unplanned.map((u) => ({
-      stop: { id: int(u.stop_id), number: u.order_number ?? String(u.stop_id), customer: u.customer_name ?? '', place: '', lat: null, lng: null, window: '', quantities: '', fixed: false },
+      stop: { id: int(u.stop_id), number: u.order_number ?? String(u.stop_id), customer: u.customer_name ?? '', place: '', lat: null, lng: null, window: '', quantities: '', fixed: Boolean(u.in_delivery) },
       reason: u.reason,
     })),
     keepFullSkipped: (body.keep_full_not_taken ?? []).map((k) => ({

@@ -15586,6 +15586,12 @@ export interface components {
         PlanUnplannedOut: {
             /** Customer Name */
             customer_name: string | null;
+            /**
+             * In Delivery
+             * @description In delivery: stays on its truck (not to be moved)
+             * @default false
+             */
+            in_delivery: boolean;
             /** Order Number */
             order_number: string | null;
             /** Reason */

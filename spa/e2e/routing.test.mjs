@@ -95,6 +95,24 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     assert.match(await first.locator('.MuiChip-label', { hasText: /^C\d+ / }).first().innerText(), /^C\d+ \S+ [\d,]+$/);
     await first.getByRole('progressbar', { name: /Utilization of / }).waitFor();
     assert.match(await first.locator('[data-testid^="plan-stop-"]').first().innerText(), /ETA\s*\d\d:\d\d/);
+    // Keep-full: the demo has a tank due today next to the DEMO-RT orders: the planner takes it (a
+    // "Keep-full" chip on a stop) or lists it under "Keep-full tanks not on the way".
+    const chips = await page.getByTestId('keep-full-chip').count();
+    const notOnWay = page.getByRole('region', { name: 'Keep-full tanks not on the way' });
+    assert.ok(chips + (await notOnWay.count()) > 0, 'a keep-full stop or the "not on the way" list is shown');
+    if (chips > 0) assert.match(await page.locator('[data-keep-full="true"]').first().innerText(), /Keep-full[\s\S]*[\d,]+ gal/);
+    if ((await notOnWay.count()) > 0) {
+      const toggle = notOnWay.getByRole('button', { name: /^Keep-full tanks not on the way \(\d+\)$/ });
+      await toggle.click();
+      await notOnWay.locator('[data-testid^="plan-keep-full-tank:"]').first().waitFor();
+      await page.waitForTimeout(400); // the panel's opening animation
+      await shot(page, 'routing-keep-full-not-on-the-way-desktop');
+    }
+    // An order in delivery is locked on its truck (the payload's `fixed`).
+    const shownPlan = (await api(`/route-plan?planned_date=${day}`)).body.data.items[0].plan;
+    const fixedStops = [...shownPlan.routes.flatMap((r) => r.visits.filter((v) => v.kind === 'stop' && v.fixed)), ...shownPlan.unplanned.filter((u) => u.in_delivery)];
+    assert.equal(await page.locator('[data-fixed="true"]').count(), fixedStops.length);
+    if (fixedStops.length > 0) await page.locator('[data-fixed="true"]').first().getByLabel('In delivery: stays on this truck').waitFor();
     assert.deepEqual(await axe(page), []);
     await shot(page, 'routing-plan-desktop');
     await first.scrollIntoViewIfNeeded();
@@ -102,7 +120,11 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
 
     // Adjust: drag a stop onto another stop of its truck; the evaluator answers new ETAs at once.
     const multi = [];
-    for (const card of withStops) if ((await card.locator('[data-testid^="plan-stop-"]').count()) >= 2) multi.push(card);
+    for (const card of withStops) {
+      const s = card.locator('[data-testid^="plan-stop-"]');
+      // Two movable stops first (an order in delivery is locked: the page refuses to drag it).
+      if ((await s.count()) >= 2 && !(await s.nth(0).getAttribute('data-fixed')) && !(await s.nth(1).getAttribute('data-fixed'))) multi.push(card);
+    }
     if (multi.length > 0) {
       // In the middle of the screen: near an edge, dnd-kit scrolls the page under the pointer.
       await multi[0].locator('[data-testid^="plan-stop-"]').first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
@@ -133,7 +155,7 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     const acc = await accepted;
     assert.equal(acc.status(), 200, await acc.text());
     assert.deepEqual(JSON.parse(acc.request().postData()), { truck_ids: [(await acc.json()).data.trucks[0]] });
-    await page.getByText(/Plan accepted: \d+ order\(s\) assigned on 1 truck\(s\)/).waitFor();
+    await page.getByText(/Plan accepted: \d+ order\(s\) assigned on 1 truck\(s\)(, \d+ keep-full order\(s\) created)?/).waitFor();
     await first.getByText('Accepted', { exact: true }).waitFor();
 
     // The dispatch center shows that truck's stops, in the plan's order.
@@ -141,9 +163,11 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     const truckCard = page.getByTestId(`dispatch-truck-${truckName}`);
     await truckCard.waitFor({ timeout: 20_000 });
     const onTruck = await truckCard.locator('[data-testid^="dispatch-order-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid').replace('dispatch-order-', '')));
-    assert.deepEqual(onTruck, planned);
+    // A keep-full stop ("tank:<id>") is its new order there.
+    assert.equal(onTruck.length, planned.length);
+    planned.forEach((p, i) => (p.startsWith('tank:') ? assert.match(onTruck[i], /^SO-/) : assert.equal(onTruck[i], p)));
     const firstStop = await truckCard.locator('[data-testid^="dispatch-order-"]').first().innerText();
-    assert.match(firstStop, new RegExp(`^1\\. ${planned[0]}`));
+    assert.match(firstStop, new RegExp(`^1\\. ${onTruck[0]}`));
     await shot(page, 'routing-dispatch-after-accept-desktop');
     assert.deepEqual(errors, []);
     await page.context().close();
@@ -155,6 +179,13 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     await page.getByTestId('plan-summary').waitFor({ timeout: 20_000 });
     await page.getByRole('img', { name: /Map of the proposed plan/ }).waitFor();
     await shot(page, 'routing-plan-phone');
+    const kf = page.locator('[data-keep-full="true"]');
+    if ((await kf.count()) > 0) {
+      await kf.first().scrollIntoViewIfNeeded();
+      await shot(page, 'routing-keep-full-phone');
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `no sideways scroll at phone width (${overflow}px)`);
     await useSession(page, admin, '/company-settings/routing');
     await page.getByRole('heading', { level: 1, name: 'Route planning settings' }).waitFor({ timeout: 20_000 });
     await page.getByRole('heading', { name: 'Driver shifts' }).waitFor();

@@ -45,6 +45,7 @@ def seed() -> None:
             truck=truck, defaults={"skills": skills, "cost_per_mile": Decimal(per_mile)}
         )
     _orders()
+    _keep_full_tank()
 
 
 def _orders() -> None:
@@ -75,3 +76,59 @@ def _orders() -> None:
         if n % 3 == 0:  # a third with a window
             data.update(planned_time_from=dt.time(9), planned_time_to=dt.time(13))
         _make(data, "verified", None, None, admin)
+
+
+# A keep-full tank due today next to the DEMO-RT orders (west Houston), so "Plan the day" on the demo
+# has a keep-full top-up on the way: customer, ship-to name, lat, lng, product, capacity, level today.
+KEEP_FULL_TANK = ("Gulf Freight Lines", "DEMO-KF west yard", "29.7850", "-95.4600", "ULSD-CLR", "1000", "230")
+
+
+def _keep_full_tank() -> None:
+    """A diesel tank on keep-full at its own ship-to, a calendar use of 40 gal a day read by a monitor
+    daily for a week down to ~230 gal today (below its 25 % reorder point): the forecast says it is
+    due today (its suggested gallons fill it to 90 %). Once (by serial number)."""
+    from tenants.catalog.models import Product
+    from tenants.forecast import forecasting
+    from tenants.forecast.models import TankReading, TankSettings, WeatherZone
+    from tenants.parties.models import Customer, CustomerAsset, ShipTo
+
+    customer_name, site_name, lat, lng, code, capacity, level = KEEP_FULL_TANK
+    if CustomerAsset.objects.filter(serial_number="DEMO-KF-1").exists():
+        return
+    customer = Customer.objects.filter(name=customer_name).first()
+    product = Product.objects.filter(code=code).first()
+    if customer is None or product is None:
+        return
+    site = ShipTo.objects.create(
+        customer=customer, name=site_name, latitude=Decimal(lat), longitude=Decimal(lng)
+    )
+    tank = CustomerAsset.objects.create(
+        customer=customer,
+        ship_to=site,
+        asset_name="DEMO-KF tank",
+        serial_number="DEMO-KF-1",
+        capacity=Decimal(capacity),
+        product=product,
+    )
+    TankSettings.objects.create(
+        asset=tank,
+        program=TankSettings.Program.KEEP_FULL,
+        usage_model="calendar",
+        usage_type="fleet_diesel",
+        max_fill_percent=Decimal("90"),
+        reorder_percent=Decimal("25"),
+        daily_rate_override=Decimal("40"),
+        zone=WeatherZone.objects.order_by("id").first(),
+    )
+    now = timezone.localtime().replace(hour=6, minute=0, second=0, microsecond=0)
+    cap = Decimal(capacity)
+    for days in range(7, 0, -1):
+        gallons = Decimal(level) + 40 * days
+        TankReading.objects.create(
+            asset=tank,
+            taken_at=now - dt.timedelta(days=days),
+            level_gallons=gallons,
+            level_percent=(gallons * 100 / cap).quantize(Decimal("0.01")),
+            source="monitor",
+        )
+    forecasting.run_forecast(asset_ids=[tank.pk])

@@ -254,7 +254,10 @@ def accept(request: HttpRequest, plan_id: int, payload: RoutePlanAcceptIn) -> An
     result["plan"] = selectors.plan_out(result["plan"])
     return ok(
         result,
-        f"Plan accepted: {result['assigned']} order(s) assigned on {len(result['trucks'])} truck(s)",
+        f"Plan accepted: {result['assigned']} order(s) assigned on {len(result['trucks'])} truck(s)"
+        + (
+            f", {result['keep_full_orders']} keep-full order(s) created" if result["keep_full_orders"] else ""
+        ),
     )
 
 

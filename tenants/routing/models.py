@@ -71,6 +71,22 @@ class RoutingSettings(Timestamped):
     default_seconds = models.PositiveIntegerField(
         default=30, validators=[MinValueValidator(1), MaxValueValidator(600)]
     )
+    # Keep-full tanks due soon as optional stops (problem_builder.keep_full_stops).
+    keep_full_stops = models.BooleanField(
+        default=True, help_text="Offer due keep-full tanks as optional stops"
+    )
+    keep_full_days = models.PositiveIntegerField(
+        default=3,
+        validators=[MaxValueValidator(14)],
+        help_text="Tanks due up to this many days after the day",
+    )
+    keep_full_value_per_gallon = models.DecimalField(
+        max_digits=6,
+        decimal_places=3,
+        default=Decimal("0.150"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("10"))],
+        help_text="Dollars a gallon topped up early is worth (the stop's prize before urgency)",
+    )
 
     class Meta:
         verbose_name = "routing settings"

@@ -28,10 +28,11 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from tenants.catalog.models import Product
 from tenants.fleet.models import CompanyAsset
-from tenants.parties.models import Terminal
+from tenants.parties.models import ShipTo, Terminal
 from tenants.pricing.models import BuyingPrice
 from tenants.routing.models import DriverShift, RoutingSettings, SiteConstraint, TruckRouting
 from tenants.sales.models import DISPATCH_STATUSES, LineItem, SalesOrder
@@ -55,9 +56,11 @@ class Built:
     trucks: dict[str, dict[str, Any]] = field(default_factory=dict)
     # order id -> the current truck and stop sequence (the current plan).
     current: dict[Any, list[Any]] = field(default_factory=dict)
+    # "tank:<id>" -> the keep-full tank behind an optional stop (what the plan page shows, accept orders).
+    tanks: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def snapshot(self) -> dict[str, Any]:
-        return {"orders": self.orders, "trucks": self.trucks}
+        return {"orders": self.orders, "trucks": self.trucks, "tanks": self.tanks}
 
 
 def settings_row() -> RoutingSettings:
@@ -122,11 +125,107 @@ def lines_key(lines: list[LineItem]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def keep_full_stops(day: dt.date, row: RoutingSettings, taken_ship_tos: set[int]) -> list[Stop]:
-    """HOOK: optional stops from the keep-full due list (issue 26, tenants.forecast). The forecast app
-    has no due-list selector on this branch yet; when it does, turn each due tank into
-    `Stop(id="tank:<asset id>", ..., prize=<value>)` here. Until then: none."""
-    return []
+def keep_full_prize_cents(
+    row: RoutingSettings, gallons: int, risk: float, suggested: dt.date | None, day: dt.date
+) -> int:
+    """What topping a keep-full tank up on `day` is worth to the planner (cents): the solver takes the
+    stop when its prize is more than the detour costs (miles x cost per mile + hours x cost per hour).
+
+        prize = gallons x value per gallon x (1 + risk) x (1 + urgency)
+
+    risk: the forecast's chance of running out before the suggested date (0..1). urgency: 1 when the
+    tank is due on or before the day, falling to 0 for a tank due `keep_full_days` after it
+    ((look-ahead - days until due) / look-ahead, clipped to 0..1). So a tank is worth 1x to 4x its
+    gallons x value per gallon: at the default 15 c/gal, 500 gal due today at risk 0.2 is worth
+    500 x 0.15 x 1.2 x 2 = $180 (a detour of a few miles), one due in 3 days at risk 0 $75."""
+    ahead = max(1, int(row.keep_full_days))
+    days_until = (suggested - day).days if suggested else ahead
+    urgency = min(1.0, max(0.0, (ahead - days_until) / ahead))
+    risk = min(1.0, max(0.0, float(risk or 0)))
+    value = float(row.keep_full_value_per_gallon) * 100
+    return max(1, round(gallons * value * (1 + risk) * (1 + urgency)))
+
+
+def keep_full_stops(
+    day: dt.date, row: RoutingSettings, taken_ship_tos: set[int], built: Built | None = None
+) -> list[Stop]:
+    """Optional stops from the keep-full due list (tenants.forecast): each tank due by the day plus the
+    settings' look-ahead, without an open order, whose ship-to has no order on the day, becomes
+    `Stop(id="tank:<asset id>", demand={product: suggested gallons}, prize=keep_full_prize_cents(...))`.
+    A tank without ship-to coordinates, a fuel product or a suggested quantity is left out (kind
+    "tank") with its reason. `built.tanks` gets what the plan page shows of each stop."""
+    from tenants.forecast import selectors as forecast_selectors
+    from tenants.routing.solver.problem import Stop
+
+    if not row.keep_full_stops:
+        return []
+    today = timezone.localdate()
+    within = max(0, (day - today).days + int(row.keep_full_days))
+    rows = forecast_selectors.due_rows(within_days=within, include_ordered=False)["rows"]
+    rows = [r for r in rows if r["ship_to_id"] not in taken_ship_tos]
+    if not rows:
+        return []
+    ship_tos = {
+        s.pk: s for s in ShipTo.objects.filter(pk__in={r["ship_to_id"] for r in rows if r["ship_to_id"]})
+    }
+    sites = {s.ship_to_id: s for s in SiteConstraint.objects.filter(ship_to_id__in=list(ship_tos))}
+    products = {p.pk: p for p in Product.objects.filter(pk__in={r["product_id"] for r in rows})}
+    stops: list[Stop] = []
+    for r in rows:
+        label = f"{r['asset_name']} ({r['customer_name']})"
+
+        def leave(reason: str, r: dict[str, Any] = r, label: str = label) -> None:
+            if built is not None:
+                built.left_out.append(
+                    {"kind": "tank", "ref": r["asset_id"], "label": label, "reason": reason}
+                )
+
+        st = ship_tos.get(r["ship_to_id"]) if r["ship_to_id"] else None
+        location = _location(st.latitude, st.longitude) if st else None
+        product = products.get(r["product_id"]) if r["product_id"] else None
+        gallons = int(r["suggested_gallons"] or 0)
+        if location is None:
+            leave("Keep-full tank without a ship-to with coordinates: not offered to the planner.")
+            continue
+        if product is None or not product.is_fuel:
+            leave("Keep-full tank without a fuel product: set the tank's product.")
+            continue
+        if gallons <= 0:
+            leave("Keep-full tank without a suggested quantity.")
+            continue
+        site = sites.get(st.pk) if st else None
+        prize = keep_full_prize_cents(row, gallons, r["risk"], r["suggested_date"], day)
+        stop_id = f"tank:{r['asset_id']}"
+        stops.append(
+            Stop(
+                id=stop_id,
+                location=location,
+                demand={product.code: gallons},
+                window=None,
+                service_s=service_seconds(row, gallons, site.extra_service_minutes if site else 0),
+                max_truck_gallons=site.max_truck_gallons if site else None,
+                skills=frozenset(site.skills if site else ()),
+                prize=prize,
+            )
+        )
+        if built is not None:
+            built.tanks[stop_id] = {
+                "asset_id": r["asset_id"],
+                "asset_name": r["asset_name"],
+                "customer_id": r["customer_id"],
+                "customer_name": r["customer_name"],
+                "ship_to_id": r["ship_to_id"],
+                "ship_to_name": r["ship_to_name"],
+                "product": product.code,
+                "gallons": gallons,
+                "suggested_date": r["suggested_date"].isoformat() if r["suggested_date"] else None,
+                "runout_date": r["runout_date"].isoformat() if r["runout_date"] else None,
+                "risk": round(float(r["risk"] or 0), 3),
+                "prize": round(prize / 100, 2),
+                "lat": location.lat,
+                "lng": location.lng,
+            }
+    return stops
 
 
 def build(day: dt.date) -> Built:
@@ -312,7 +411,7 @@ def build(day: dt.date) -> Built:
                 key=lambda o: (o.stop_sequence or 0, o.planned_time_from or dt.time.min, o.pk),
             )
         ]
-    stops += keep_full_stops(day, row, {o.ship_to_id for o in orders if o.ship_to_id})
+    stops += keep_full_stops(day, row, {o.ship_to_id for o in orders if o.ship_to_id}, built)
 
     # Terminals with the fuel products they have a rack price for.
     racks: dict[int, set[str]] = defaultdict(set)

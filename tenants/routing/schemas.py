@@ -45,6 +45,11 @@ class RoutingSettingsIn(StrippedIn):
     default_cost_per_mile: Money = Decimal("2.50")
     default_cost_per_hour: Money = Decimal("35.00")
     default_seconds: int = Field(30, ge=1, le=MAX_SECONDS)
+    keep_full_stops: bool = Field(True, description="Offer due keep-full tanks as optional stops")
+    keep_full_days: int = Field(3, ge=0, le=14, description="Tanks due up to this many days after the day")
+    keep_full_value_per_gallon: Decimal = Field(
+        Decimal("0.15"), ge=0, le=10, max_digits=6, decimal_places=3, description="Dollars per gallon"
+    )
 
 
 class RoutingSettingsOut(Schema):
@@ -61,6 +66,9 @@ class RoutingSettingsOut(Schema):
     default_cost_per_mile: Decimal
     default_cost_per_hour: Decimal
     default_seconds: int
+    keep_full_stops: bool
+    keep_full_days: int
+    keep_full_value_per_gallon: Decimal
     saved: bool = Field(description="False: the defaults, never saved")
 
 
@@ -164,9 +172,14 @@ class RoutePlanQuery(Schema):
     planned_date: Day | None = None
 
 
+TankStop = Annotated[str, Field(pattern=r"^tank:[1-9][0-9]{0,11}$")]
+
+
 class PlanRouteIn(Schema):
     truck_id: Id
-    stop_ids: list[Id] = Field(max_length=1000, description="Order ids in visiting order")
+    stop_ids: list[Id | TankStop] = Field(
+        max_length=1000, description='Order ids (or "tank:<id>" keep-full stops) in visiting order'
+    )
 
 
 class RoutePlanEvaluateIn(Schema):
@@ -193,6 +206,26 @@ class PlanLoadOut(Schema):
     gallons: int
 
 
+class PlanKeepFullOut(Schema):
+    asset_id: int
+    asset_name: str
+    customer_id: int | None = None
+    customer_name: str
+    ship_to_id: int | None = None
+    ship_to_name: str
+    product: str
+    gallons: int
+    suggested_date: dt.date | None = None
+    runout_date: dt.date | None = None
+    risk: float = 0.0
+    prize: float = Field(0.0, description="Dollars the planner weighed against the detour")
+
+
+class PlanKeepFullSkippedOut(PlanKeepFullOut):
+    stop_id: str
+    reason: str
+
+
 class PlanVisitOut(Schema):
     kind: str  # start | reload | stop | end
     ref: int | str
@@ -209,6 +242,9 @@ class PlanVisitOut(Schema):
     window_slack_min: int | None = None
     late_min: int = 0
     gallons: int = 0
+    keep_full: PlanKeepFullOut | None = Field(None, description="An optional keep-full top-up (no order yet)")
+    in_delivery: bool = False
+    fixed: bool = Field(False, description="Stays on its truck (in delivery): not to be moved")
 
 
 class PlanRouteOut(Schema):
@@ -230,6 +266,7 @@ class PlanUnplannedOut(Schema):
     order_number: str | None
     customer_name: str | None
     reason: str
+    in_delivery: bool = Field(False, description="In delivery: stays on its truck (not to be moved)")
 
 
 class PlanTotalsOut(Schema):
@@ -240,6 +277,7 @@ class PlanTotalsOut(Schema):
     cost: float
     stops: int
     unplanned: int
+    keep_full: int = Field(0, description="Keep-full top-ups taken")
 
 
 class PlanDiffOut(Schema):
@@ -252,6 +290,9 @@ class PlanDiffOut(Schema):
 class PlanBodyOut(Schema):
     routes: list[PlanRouteOut]
     unplanned: list[PlanUnplannedOut]
+    keep_full_not_taken: list[PlanKeepFullSkippedOut] = Field(
+        default_factory=list, description="Due keep-full tanks the planner left out (optional: not a failure)"
+    )
     totals: PlanTotalsOut
     solver: str
     elapsed_s: float
@@ -260,7 +301,7 @@ class PlanBodyOut(Schema):
 
 
 class PlanLeftOutOut(Schema):
-    kind: str  # truck | order
+    kind: str  # truck | order | tank
     ref: int
     label: str
     reason: str
@@ -294,4 +335,5 @@ class RoutePlanAcceptOut(Schema):
     plan: RoutePlanOut
     assigned: int
     kept_in_delivery: int
+    keep_full_orders: int = Field(0, description="Orders created for keep-full top-ups")
     trucks: list[int | str]

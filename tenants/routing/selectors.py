@@ -97,6 +97,7 @@ class Labels:
             "ship_to__longitude",
             "planned_time_from",
             "planned_time_to",
+            "status",
         )
         self.orders = {r["id"]: r for r in rows}
         self.gallons: dict[int, Decimal] = {}
@@ -136,7 +137,24 @@ def _f(value: Any) -> float | None:
     return float(value) if value is not None else None
 
 
-def visit_view(v: dict[str, Any], truck_id: Any, labels: Labels) -> dict[str, Any]:
+def keep_full_view(tank: dict[str, Any]) -> dict[str, Any]:
+    keys = (
+        "asset_id", "asset_name", "customer_id", "customer_name", "ship_to_id", "ship_to_name",
+        "product", "gallons", "suggested_date", "runout_date", "risk", "prize",
+    )  # fmt: skip
+    return {k: tank.get(k) for k in keys} | {
+        "customer_name": tank.get("customer_name") or "",
+        "ship_to_name": tank.get("ship_to_name") or "",
+        "asset_name": tank.get("asset_name") or "",
+        "product": tank.get("product") or "",
+        "risk": float(tank.get("risk") or 0),
+        "prize": float(tank.get("prize") or 0),
+    }
+
+
+def visit_view(
+    v: dict[str, Any], truck_id: Any, labels: Labels, tanks: dict[str, Any] | None = None
+) -> dict[str, Any]:
     kind, ref = v["kind"], v["ref"]
     out: dict[str, Any] = {
         "kind": kind,
@@ -161,6 +179,18 @@ def visit_view(v: dict[str, Any], truck_id: Any, labels: Labels) -> dict[str, An
                 window=_window(o),
                 gallons=int(labels.gallons.get(ref, 0)),
             )
+            if o.get("status") == SalesOrder.Status.IN_DELIVERY:
+                out.update(in_delivery=True, fixed=True)
+        tank = (tanks or {}).get(ref) if isinstance(ref, str) else None
+        if tank:
+            out.update(
+                label=f"Keep-full · {tank['asset_name']} · {tank['ship_to_name'] or tank['customer_name']}",
+                customer_name=tank["customer_name"],
+                lat=_f(tank.get("lat")),
+                lng=_f(tank.get("lng")),
+                gallons=int(tank["gallons"]),
+                keep_full=keep_full_view(tank),
+            )
     elif kind == "reload":
         out["label"] = f"Reload at {labels.terminals.get(ref, ref)}"
     else:
@@ -177,6 +207,7 @@ def plan_view(
 ) -> dict[str, Any] | None:
     if not p:
         return None
+    tanks: dict[str, Any] = p.get("keep_full") or {}
     routes = []
     for r in p.get("routes", []):
         loads = []
@@ -193,7 +224,7 @@ def plan_view(
                     "gallons": sum(c["gallons"] for c in comps),
                 }
             )
-        visits = [visit_view(v, r["truck_id"], labels) for v in r.get("visits", [])]
+        visits = [visit_view(v, r["truck_id"], labels, tanks) for v in r.get("visits", [])]
         routes.append(
             {
                 "truck_id": r["truck_id"],
@@ -210,7 +241,14 @@ def plan_view(
             }
         )
     unplanned = []
+    not_taken = []
     for u in p.get("unplanned", []):
+        tank = tanks.get(u["stop_id"]) if isinstance(u["stop_id"], str) else None
+        if tank is not None or _is_tank(u["stop_id"]):
+            if tank is not None:
+                reason = "Not on the way today" + (f" ({u['reason']})" if u.get("reason") else "")
+                not_taken.append({**keep_full_view(tank), "stop_id": u["stop_id"], "reason": reason})
+            continue
         o = labels.orders.get(u["stop_id"]) if isinstance(u["stop_id"], int) else None
         unplanned.append(
             {
@@ -218,11 +256,13 @@ def plan_view(
                 "order_number": o["number"] if o else None,
                 "customer_name": o["customer__name"] if o else None,
                 "reason": u["reason"],
+                "in_delivery": bool(o and o.get("status") == SalesOrder.Status.IN_DELIVERY),
             }
         )
     return {
         "routes": routes,
         "unplanned": unplanned,
+        "keep_full_not_taken": not_taken,
         "totals": totals(p),
         "solver": p.get("solver", ""),
         "elapsed_s": round(float(p.get("elapsed_s", 0)), 2),
@@ -240,8 +280,16 @@ def totals(p: dict[str, Any]) -> dict[str, Any]:
         "late_stops": int(p.get("late_stops", 0)),
         "cost": round(float(p.get("cost", 0)), 2),
         "stops": sum(1 for r in routes for v in r.get("visits", []) if v["kind"] == "stop"),
-        "unplanned": len(p.get("unplanned", [])),
+        "unplanned": sum(1 for u in p.get("unplanned", []) if not _is_tank(u["stop_id"])),
+        "keep_full": sum(
+            1 for r in routes for v in r.get("visits", []) if v["kind"] == "stop" and _is_tank(v["ref"])
+        ),
     }
+
+
+def _is_tank(stop_id: Any) -> bool:
+    """A keep-full optional stop ("tank:<asset id>"), not an order."""
+    return isinstance(stop_id, str) and stop_id.startswith("tank:")
 
 
 def difference(plan: dict[str, Any] | None, current: dict[str, Any] | None) -> dict[str, Any] | None:

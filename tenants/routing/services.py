@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Sequence
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from core.crud import save_object
@@ -222,6 +223,7 @@ def run_plan(plan_id: int) -> None:
     plan = solve(problem, float(row.seconds), on_progress=on_progress, should_stop=should_stop)
     result = plan_dict(plan)
     result["violations"] = check(problem, plan)
+    result["keep_full"] = built.tanks
     stopped = stop["asked"] or not plan.complete
     RoutePlan.objects.filter(pk=plan_id).update(
         status=S.STOPPED if stopped else S.READY,
@@ -267,7 +269,8 @@ def _routes(routes: Sequence[Any], built: problem_builder.Built, *, error: str) 
             raise ApiError(422, f"{error}: truck {r.truck_id} appears twice.")
         for sid in r.stop_ids:
             if sid not in stops:
-                raise ApiError(422, f"{error}: order {sid} is not a stop of {built.problem.day:%Y-%m-%d}.")
+                what = f"keep-full stop {sid}" if isinstance(sid, str) else f"order {sid}"
+                raise ApiError(422, f"{error}: {what} is not a stop of {built.problem.day:%Y-%m-%d}.")
             if sid in seen:
                 raise ApiError(422, f"{error}: order {sid} appears more than once.")
             seen.add(sid)
@@ -299,6 +302,7 @@ def evaluate_routes(row: RoutePlan, routes: Sequence[Any]) -> dict[str, Any]:
     }
     plan = evaluate(built.problem, chosen)
     result = plan_dict(plan)
+    result["keep_full"] = built.tanks
     violations = [v for r in plan.routes for v in r.violations] or check(built.problem, plan)
     return selectors.plan_view(result, selectors.Labels([result]), violations) or {}
 
@@ -307,8 +311,9 @@ def day_changes(row: RoutePlan) -> list[str]:
     """What changed in the day since the plan: orders cancelled, moved to another day or ship-to, their
     lines changed, delivered or started on another truck."""
     planned = (row.snapshot or {}).get("orders", {})
+    tank_changes = _tank_changes(row)
     if not planned:
-        return []
+        return tank_changes
     now = {
         o["id"]: o
         for o in SalesOrder.objects.filter(pk__in=[int(i) for i in planned]).values(
@@ -345,7 +350,94 @@ def day_changes(row: RoutePlan) -> list[str]:
             changes.append(f"{number} has another ship-to")
         elif problem_builder.lines_key(lines.get(o["id"], [])) != was["lines"]:
             changes.append(f"{number}'s products or quantities changed")
+    return changes + tank_changes
+
+
+def _taken_tanks(row: RoutePlan) -> dict[int, str]:
+    """Keep-full tanks on the plan's routes: asset id -> stop id."""
+    out: dict[int, str] = {}
+    for r in (row.plan or {}).get("routes", []):
+        for v in r.get("visits", []):
+            ref = v.get("ref")
+            if v["kind"] == "stop" and isinstance(ref, str) and ref.startswith("tank:"):
+                out[int(ref.split(":", 1)[1])] = ref
+    return out
+
+
+def _plan_orders_of_tanks(row: RoutePlan, asset_ids: list[int]) -> dict[int, SalesOrder]:
+    """The open orders an earlier accept of this plan created for these tanks (a re-accept reuses them)."""
+    from tenants.forecast.models import ForecastOrder
+    from tenants.forecast.selectors import OPEN_ORDER_STATUSES
+
+    out: dict[int, SalesOrder] = {}
+    for fo in (
+        ForecastOrder.objects.filter(
+            asset_id__in=asset_ids,
+            sales_order__planned_stop__route_plan=row,
+            sales_order__status__in=OPEN_ORDER_STATUSES,
+        )
+        .select_related("sales_order")
+        .order_by("id")
+    ):
+        out.setdefault(fo.asset_id, fo.sales_order)
+    return out
+
+
+def _tank_changes(row: RoutePlan) -> list[str]:
+    """Keep-full tanks on the plan that got an order since (not by this plan's accept)."""
+    from tenants.forecast.selectors import open_orders
+
+    taken = _taken_tanks(row)
+    if not taken:
+        return []
+    tanks = (row.snapshot or {}).get("tanks", {})
+    ours = _plan_orders_of_tanks(row, list(taken))
+    changes = []
+    for asset_id, (order_id, number) in sorted(open_orders(list(taken)).items()):
+        if asset_id in ours and ours[asset_id].pk == order_id:
+            continue
+        name = tanks.get(taken[asset_id], {}).get("asset_name") or f"tank {asset_id}"
+        changes.append(f"keep-full tank {name} got an order meanwhile ({number})")
     return changes
+
+
+def _keep_full_orders(
+    row: RoutePlan, chosen: dict[Any, list[Any]], by: Any, error: str
+) -> tuple[dict[str, int], int]:
+    """The orders of the keep-full stops on the accepted routes: an earlier accept's (re-accepting does
+    not order a tank twice), else created through the forecast's create-orders (priced, recorded in
+    ForecastOrder) for the plan's day, then verified so they can be assigned. Answers stop id -> order
+    id and how many were created."""
+    from tenants.forecast import services as forecast_services
+
+    wanted = {int(s.split(":", 1)[1]): s for stops in chosen.values() for s in stops if isinstance(s, str)}
+    if not wanted:
+        return {}, 0
+    tanks = (row.snapshot or {}).get("tanks", {})
+    ours = _plan_orders_of_tanks(row, list(wanted))
+    out = {wanted[a]: o.pk for a, o in ours.items()}
+    new = [a for a in wanted if a not in ours]
+    if not new:
+        return out, 0
+    rows = []
+    for asset_id in sorted(new):
+        tank = tanks.get(wanted[asset_id])
+        if tank is None:
+            raise ApiError(422, f"{error}: {wanted[asset_id]} is not a keep-full stop of this plan.")
+        rows.append(
+            {
+                "asset_id": asset_id,
+                "quantity": Decimal(int(tank["gallons"])),
+                "planned_date": row.planned_date,
+            }
+        )
+    created = forecast_services.create_due_orders(rows, by=by)
+    orders = {o.pk: o for o in SalesOrder.objects.filter(pk__in=[c["sales_order_id"] for c in created])}
+    for c in created:
+        order = orders[c["sales_order_id"]]
+        workflow.verify(order, by=by)
+        out[wanted[c["asset_id"]]] = order.pk
+    return out, len(created)
 
 
 def accept(
@@ -378,6 +470,14 @@ def accept(
     built: problem_builder.Built | None = None
     if routes:
         built = problem_builder.build(row.planned_date)
+        # A keep-full stop an earlier accept of this plan ordered is that order now.
+        sent = [int(s.split(":", 1)[1]) for r in routes for s in r.stop_ids if isinstance(s, str)]
+        ours = {f"tank:{a}": o.pk for a, o in _plan_orders_of_tanks(row, sent).items()}
+        routes = [
+            SimpleNamespace(truck_id=r.truck_id, stop_ids=[ours.get(s, s) for s in r.stop_ids])
+            for r in routes
+        ]
+        chosen = {t: [ours.get(s, s) for s in stops] for t, stops in chosen.items()}
         adjusted = _routes(routes, built, error=error)
         moved = {s for stops in adjusted.values() for s in stops}
         chosen = {t: [s for s in stops if s not in moved] for t, stops in chosen.items()}
@@ -398,7 +498,9 @@ def accept(
         timing = plan_routes
     assigned = kept = 0
     with transaction.atomic():
-        stop_ids = [s for stops in chosen.values() for s in stops if isinstance(s, int)]
+        tank_orders, created = _keep_full_orders(row, chosen, by, error)
+        stop_ids = [tank_orders.get(s, s) for stops in chosen.values() for s in stops]
+        stop_ids = [s for s in stop_ids if isinstance(s, int)]
         orders = {
             o.pk: o for o in SalesOrder.objects.select_for_update().filter(pk__in=stop_ids).order_by("id")
         }
@@ -420,9 +522,10 @@ def accept(
                 raise ApiError(422, f"{error}: truck {truck_id} has no driver shift in this plan.")
             visits = {v["ref"]: v for v in timing.get(truck_id, {}).get("visits", []) if v["kind"] == "stop"}
             miles = Decimal(str(round(float(timing.get(truck_id, {}).get("miles", 0)), 1)))
-            for position, order_id in enumerate(stops, start=1):
+            for position, stop_id in enumerate(stops, start=1):
+                order_id = tank_orders.get(stop_id, stop_id)
                 if not isinstance(order_id, int):
-                    continue  # an optional keep-full stop: no order to assign
+                    continue
                 order = orders[order_id]
                 if order.status == SalesOrder.Status.IN_DELIVERY:
                     if order.truck_id != truck_id:
@@ -441,7 +544,7 @@ def accept(
                         one_load=False,
                     )
                     assigned += 1
-                v = visits.get(order_id)
+                v = visits.get(stop_id)
                 if v is not None:
                     PlannedStop.objects.update_or_create(
                         sales_order_id=order_id,
@@ -457,7 +560,13 @@ def accept(
         row.status = S.ACCEPTED
         row.accepted_at = timezone.now()
         row.save(update_fields=["status", "accepted_at", "updated_at"])
-    return {"plan": row, "assigned": assigned, "kept_in_delivery": kept, "trucks": list(chosen)}
+    return {
+        "plan": row,
+        "assigned": assigned,
+        "kept_in_delivery": kept,
+        "keep_full_orders": created,
+        "trucks": list(chosen),
+    }
 
 
 def _time(seconds: int) -> dt.time:

@@ -1,19 +1,21 @@
 import DragIndicator from '@mui/icons-material/DragIndicator';
+import Lock from '@mui/icons-material/Lock';
 import LocalGasStation from '@mui/icons-material/LocalGasStation';
 import WarningAmber from '@mui/icons-material/WarningAmber';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useDroppable } from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import type { ReactNode } from 'react';
-import { clock, slack } from './planFormat';
+import { clock, keepFullLine, slack } from './planFormat';
 import { infeasible, lateStops, type RouteRow, type VisitRow } from './planView';
 
 const gal = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+const HIDDEN = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 const TONE = { late: 'error.main', tight: '#b23c00', ok: 'success.dark', none: 'text.secondary' } as const;
 
 function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq: number; color: string; stale: boolean; editable: boolean }) {
@@ -27,6 +29,8 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
       {...attributes}
       {...listeners}
       data-testid={`plan-stop-${stop.number}`}
+      data-keep-full={stop.keepFull ? 'true' : undefined}
+      data-fixed={stop.fixed ? 'true' : undefined}
       data-late={bad ? 'true' : undefined}
       sx={{
         display: 'flex', gap: 1, alignItems: 'flex-start', py: 0.75, px: 1, mb: 0.5, borderRadius: 1, border: 1,
@@ -40,12 +44,28 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
         {seq}
       </Box>
       <Box sx={{ flex: 1, minWidth: 0 }}>
-        <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
-          {stop.number} · {stop.customer}
-        </Typography>
-        <Typography variant="caption" color="text.secondary" component="div" noWrap>
-          {[stop.place, stop.window && `window ${stop.window}`, stop.quantities].filter(Boolean).join(' · ') || 'no window'}
-        </Typography>
+        {stop.keepFull ? (
+          <>
+            <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', minWidth: 0 }}>
+              <Chip size="small" color="success" variant="outlined" label="Keep-full" data-testid="keep-full-chip" sx={{ flex: 'none', height: 20 }} />
+              <Typography variant="body2" sx={{ fontWeight: 600, minWidth: 0 }} noWrap>
+                {stop.keepFull.tank} · {stop.keepFull.customer}
+              </Typography>
+            </Box>
+            <Typography variant="caption" color="text.secondary" component="div">
+              {keepFullLine(stop.keepFull)}
+            </Typography>
+          </>
+        ) : (
+          <>
+            <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
+              {stop.number} · {stop.customer}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" component="div" noWrap>
+              {[stop.place, stop.window && `window ${stop.window}`, stop.quantities].filter(Boolean).join(' · ') || 'no window'}
+            </Typography>
+          </>
+        )}
         {visit.problems.map((p) => (
           <Typography key={p} variant="caption" color="error" component="div">
             {p}
@@ -63,7 +83,13 @@ function StopRow({ visit, seq, color, stale, editable }: { visit: VisitRow; seq:
           {sl.text}
         </Typography>
       </Box>
-      {stop.fixed ? <Chip size="small" label="In delivery" sx={{ flex: 'none' }} /> : editable && <DragIndicator fontSize="small" color="action" aria-hidden sx={{ mt: 0.25 }} />}
+      {stop.fixed ? (
+        <Tooltip title="In delivery: stays on this truck">
+          <Chip size="small" icon={<Lock fontSize="small" />} label="In delivery" aria-label="In delivery: stays on this truck" data-testid="plan-stop-locked" sx={{ flex: 'none' }} />
+        </Tooltip>
+      ) : (
+        editable && <DragIndicator fontSize="small" color="action" aria-hidden sx={{ mt: 0.25 }} />
+      )}
     </Box>
   );
 }

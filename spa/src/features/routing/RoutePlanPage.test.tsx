@@ -6,7 +6,7 @@ import RoutePlanPage from './RoutePlanPage';
 import type { PlanBody, RoutePlan } from './routingApi';
 
 type Visit = PlanBody['routes'][number]['visits'][number];
-const visit = (over: Partial<Visit>): Visit => ({ kind: 'stop', ref: 1, label: '', arrival: '', departure: '', arrival_s: 0, departure_s: 0, late_min: 0, gallons: 0, ...over });
+const visit = (over: Partial<Visit>): Visit => ({ kind: 'stop', ref: 1, label: '', arrival: '', departure: '', arrival_s: 0, departure_s: 0, late_min: 0, gallons: 0, fixed: false, in_delivery: false, ...over });
 const yard = (kind: 'start' | 'end', at: number) => visit({ kind, ref: 3, label: 'Houston Yard', lat: 29.76, lng: -95.36, arrival_s: at, departure_s: at });
 const body: PlanBody = {
   routes: [
@@ -21,11 +21,11 @@ const body: PlanBody = {
       ],
     },
   ],
-  unplanned: [{ stop_id: 103, order_number: 'SO-000103', customer_name: 'Brazos Farms', reason: 'No truck carries DEF' }],
-  totals: { miles: 84.2, hours: 6.5, trucks_used: 1, late_stops: 1, cost: 400, stops: 2, unplanned: 1 },
+  unplanned: [{ stop_id: 103, order_number: 'SO-000103', customer_name: 'Brazos Farms', reason: 'No truck carries DEF', in_delivery: false }],
+  totals: { miles: 84.2, hours: 6.5, trucks_used: 1, late_stops: 1, cost: 400, stops: 2, unplanned: 1, keep_full: 0 },
   solver: 'pyvrp', elapsed_s: 10, complete: true, violations: ['stop 102: arrives after its window (45000 > 43200)'],
 };
-const current: PlanBody = { ...body, routes: [], unplanned: [], violations: [], totals: { miles: 120.5, hours: 8, trucks_used: 2, late_stops: 0, cost: 600, stops: 2, unplanned: 0 } };
+const current: PlanBody = { ...body, routes: [], unplanned: [], violations: [], totals: { miles: 120.5, hours: 8, trucks_used: 2, late_stops: 0, cost: 600, stops: 2, unplanned: 0, keep_full: 0 } };
 const plan: RoutePlan = {
   id: 5, planned_date: '2026-12-07', status: 'ready', seconds: 10, progress: 1, best_cost: 400, stop_requested: false, error: '', job_id: 9,
   plan: body, current, difference: null, left_out: [{ kind: 'truck', ref: 8, label: 'T-104', reason: 'No driver has a shift on this truck on Monday.' }],
@@ -34,7 +34,7 @@ const plan: RoutePlan = {
 
 const json = (b: unknown, status = 200) => new Response(JSON.stringify(b), { status, headers: { 'Content-Type': 'application/json' } });
 const calls: { method: string; url: string; body: unknown }[] = [];
-function serve() {
+function serve(shown: RoutePlan = plan) {
   calls.length = 0;
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = input as Request;
@@ -42,9 +42,9 @@ function serve() {
     const method = (init?.method ?? req.method ?? 'GET').toUpperCase();
     const text = method === 'GET' ? '' : typeof init?.body === 'string' ? init.body : await req.clone().text();
     calls.push({ method, url, body: text ? JSON.parse(text) : null });
-    if (url.includes('/api/route-plan/5/accept')) return json({ status_code: 200, message: 'Plan accepted: 2 order(s) assigned on 1 truck(s)', data: { plan: { ...plan, status: 'accepted' }, assigned: 2, kept_in_delivery: 0, trucks: [7] } });
-    if (url.includes('/api/route-plan/5')) return json({ status_code: 200, message: 'ok', data: plan });
-    if (url.includes('/api/route-plan')) return json({ status_code: 200, message: 'ok', data: { items: [plan] } });
+    if (url.includes('/api/route-plan/5/accept')) return json({ status_code: 200, message: 'Plan accepted: 2 order(s) assigned on 1 truck(s)', data: { plan: { ...plan, status: 'accepted' }, assigned: 2, kept_in_delivery: 0, keep_full_orders: 0, trucks: [7] } });
+    if (url.includes('/api/route-plan/5')) return json({ status_code: 200, message: 'ok', data: shown });
+    if (url.includes('/api/route-plan')) return json({ status_code: 200, message: 'ok', data: { items: [shown] } });
     if (url.includes('/api/routing-settings')) return json({ status_code: 200, message: 'ok', data: { map_tile_url: '', map_style_url: '' } });
     if (url.includes('/api/terminal/all')) return json({ status_code: 200, message: 'ok', data: [] });
     return json({ detail: 'Not found' }, 404);
@@ -81,5 +81,48 @@ describe('Plan the day: the proposal beside the current plan', () => {
     await waitFor(() => expect(calls.some((c) => c.url.endsWith('/api/route-plan/5/accept'))).toBe(true));
     expect(calls.find((c) => c.url.endsWith('/accept'))!.body).toEqual({ truck_ids: [7] });
     expect(await within(screen.getByRole('region', { name: 'Truck T-101' })).findByText('Accepted')).toBeInTheDocument();
+  });
+
+  it('shows a keep-full stop with its chip, tank and gallons, the due tanks not taken apart, an in-delivery stop locked', async () => {
+    const tank = { asset_id: 31, asset_name: 'North tank', customer_id: 2, customer_name: 'Brazos Farms', ship_to_id: 9, ship_to_name: 'Farm 2', product: 'ULSD', gallons: 450, suggested_date: '2026-12-08', runout_date: '2026-12-12', risk: 0.3, prize: 121.5 };
+    const r0 = body.routes[0];
+    const withTank: PlanBody = {
+      ...body,
+      routes: [{
+        ...r0,
+        visits: [
+          r0.visits[0],
+          { ...r0.visits[1], fixed: true, in_delivery: true },
+          visit({ ref: 'tank:31', label: 'Keep-full · North tank · Farm 2', customer_name: 'Brazos Farms', lat: 29.85, lng: -95.35, arrival_s: 30000, departure_s: 31000, gallons: 450, keep_full: tank }),
+          ...r0.visits.slice(2),
+        ],
+      }],
+      unplanned: [{ ...body.unplanned[0], in_delivery: true }],
+      keep_full_not_taken: [{ ...tank, asset_id: 32, asset_name: 'Far tank', stop_id: 'tank:32', reason: 'Not on the way today (optional: not worth the detour)' }],
+      totals: { ...body.totals, keep_full: 1 },
+    };
+    window.localStorage.setItem('token', jwtExpiringIn(3600));
+    serve({ ...plan, plan: withTank });
+    renderWithProviders(<RoutePlanPage />, { route: '/dispatch-center/plan?date=2026-12-07' });
+    const truck = await screen.findByRole('region', { name: 'Truck T-101' }, { timeout: 8000 });
+    const kf = within(truck).getByTestId('plan-stop-tank:31');
+    expect(kf).toHaveAttribute('data-keep-full', 'true');
+    expect(within(kf).getByTestId('keep-full-chip')).toHaveTextContent('Keep-full');
+    expect(kf).toHaveTextContent('North tank · Brazos Farms');
+    expect(kf).toHaveTextContent('Farm 2 · 450 gal ULSD · due Dec 8 · 30 % risk');
+    const locked = within(truck).getByTestId('plan-stop-SO-000101');
+    expect(locked).toHaveAttribute('data-fixed', 'true');
+    expect(within(locked).getByLabelText('In delivery: stays on this truck')).toBeInTheDocument();
+    const skipped = screen.getByRole('region', { name: 'Keep-full tanks not on the way' });
+    const toggle = within(skipped).getByRole('button', { name: 'Keep-full tanks not on the way (1)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(await within(skipped).findByTestId('plan-keep-full-tank:32')).toHaveTextContent('Far tank · Brazos Farms');
+    const stuck = screen.getByTestId('plan-unplanned-SO-000103');
+    expect(stuck).toHaveAttribute('data-fixed', 'true');
+    expect(within(stuck).getByLabelText('In delivery: stays on this truck')).toBeInTheDocument();
+    // Optional tanks are not orders left unplanned.
+    expect(screen.queryByTestId('plan-unplanned-tank:32')).toBeNull();
   });
 });

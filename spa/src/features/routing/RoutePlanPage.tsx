@@ -25,8 +25,8 @@ import { useTerminalLookupQuery } from '@/lib/api/lookups';
 import { changedTrucks, dropFor, evaluateBody, layoutOf, moveStop, type Layout } from './planEdit';
 import { PlanSummary } from './PlanSummary';
 import { PlanTruckCard } from './PlanTruckCard';
-import { arrange, infeasible, type PlanView } from './planView';
-import { UnplannedPanel } from './UnplannedPanel';
+import { arrange, infeasible, type PlanView, type StopId } from './planView';
+import { KeepFullPanel, UnplannedPanel } from './UnplannedPanel';
 import { tilesOf, toPlanView, useAcceptPlanMutation, useEvaluatePlanMutation, usePlanQuery, usePlansQuery, useRoutingSettingsQuery, useStartPlanMutation, useStopPlanMutation, type PlanBody, type RoutePlan, type Terminal } from './routingApi';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -67,6 +67,9 @@ function mapRoutes(view: PlanView): MapRoute[] {
   });
 }
 
+/** An order in delivery: it stays on its truck, the page refuses to move it (the server would too). */
+export const isFixed = (view: PlanView, stopId: StopId) => view.routes.some((r) => r.visits.some((v) => v.stop?.id === stopId && v.stop.fixed)) || view.unplanned.some((u) => u.stop.id === stopId && u.stop.fixed);
+
 const layoutOfBody = (body: PlanBody): Layout => layoutOf(body.routes.map((r) => ({ truck_id: Number(r.truck_id), visits: r.visits })));
 
 function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: PlanBody; tiles: string | null; terminals: Terminal[] }) {
@@ -89,8 +92,12 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
   const edited = layout ? changedTrucks(original, layout) : [];
 
   const onDragEnd = async (e: DragEndEvent) => {
-    const stopId = (e.active.data.current as { stopId?: number } | undefined)?.stopId;
+    const stopId = (e.active.data.current as { stopId?: StopId } | undefined)?.stopId;
     if (stopId === undefined) return;
+    if (isFixed(view, stopId)) {
+      toast.info('In delivery: stays on this truck');
+      return;
+    }
     const drop = dropFor(shown, stopId, e.over ? String(e.over.id) : null);
     if (!drop) return;
     const next = moveStop(shown, stopId, drop);
@@ -159,6 +166,11 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
           <Box sx={{ mt: 2 }}>
             <UnplannedPanel rows={view.unplanned} editable={editable} />
           </Box>
+          {(view.keepFullSkipped?.length ?? 0) > 0 && (
+            <Box sx={{ mt: 1.5 }}>
+              <KeepFullPanel rows={view.keepFullSkipped ?? []} editable={editable} />
+            </Box>
+          )}
         </Box>
         <Paper variant="outlined" sx={{ p: 1.5, minWidth: 0 }} component="section" aria-label="Map">
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' }}>

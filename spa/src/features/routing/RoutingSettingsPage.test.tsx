@@ -6,7 +6,8 @@ import RoutingSettingsPage from './RoutingSettingsPage';
 
 const settings = {
   circuity: '1.30', speed_mph: '35.0', osrm_url: '', map_tile_url: '', map_style_url: '', map_attribution: '', service_fixed_minutes: 15, pump_gpm: '60.0',
-  hours_of_service: 'us_property', max_duty_hours: '14.00', default_cost_per_mile: '2.50', default_cost_per_hour: '35.00', default_seconds: 30, saved: false,
+  hours_of_service: 'us_property', max_duty_hours: '14.00', default_cost_per_mile: '2.50', default_cost_per_hour: '35.00', default_seconds: 30,
+  keep_full_stops: true, keep_full_days: 3, keep_full_value_per_gallon: '0.150', saved: false,
 };
 const json = (b: unknown, status = 200) => new Response(JSON.stringify(b), { status, headers: { 'Content-Type': 'application/json' } });
 const puts: unknown[] = [];
@@ -44,6 +45,7 @@ describe('route planning settings', () => {
     expect(puts[0]).toEqual({
       circuity: 1.45, speed_mph: 35, osrm_url: 'http://osrm.local:5000', map_tile_url: '', map_style_url: '', map_attribution: '', service_fixed_minutes: 15, pump_gpm: 60,
       hours_of_service: 'us_property', max_duty_hours: 14, default_cost_per_mile: 2.5, default_cost_per_hour: 35, default_seconds: 30,
+      keep_full_stops: true, keep_full_days: 3, keep_full_value_per_gallon: 0.15,
     });
   });
 });

@@ -20,7 +20,8 @@ import { driverShiftApi, truckRoutingApi, useRoutingSettingsQuery, useSaveRoutin
 const errorText = (e: unknown) => (isApiError(e) ? e.message : 'Something went wrong.');
 const url = { regex: /^(https?:\/\/\S+)?$/, message: 'Enter an http(s) address, or leave it empty' };
 
-type SettingsForm = Omit<RoutingSettingsBody, 'circuity' | 'speed_mph' | 'pump_gpm' | 'max_duty_hours' | 'default_cost_per_mile' | 'default_cost_per_hour'> & {
+type SettingsForm = Omit<RoutingSettingsBody, 'circuity' | 'speed_mph' | 'pump_gpm' | 'max_duty_hours' | 'default_cost_per_mile' | 'default_cost_per_hour' | 'keep_full_value_per_gallon'> & {
+  keep_full_value_per_gallon: number | null;
   circuity: number | null;
   speed_mph: number | null;
   pump_gpm: number | null;
@@ -40,6 +41,9 @@ const settingsFields: FieldDef<SettingsForm>[] = [
   { name: 'max_duty_hours', label: 'Max on-duty hours', type: 'number', required: true, min: 1, max: 24, step: 0.25, width: 4, disabled: (_m, v) => v.hours_of_service !== 'custom', helperText: 'Used with "Our own limit"' },
   { name: 'default_cost_per_mile', label: 'Cost per mile ($)', type: 'number', required: true, min: 0, step: 0.01, width: 4 },
   { name: 'default_cost_per_hour', label: 'Cost per hour ($)', type: 'number', required: true, min: 0, step: 0.01, width: 4 },
+  { name: 'keep_full_stops', label: 'Offer due keep-full tanks as optional stops', type: 'switch', width: 4, section: 'Keep-full top-ups', helperText: 'Taken when the detour costs less than they are worth' },
+  { name: 'keep_full_days', label: 'Look-ahead (days)', type: 'number', required: true, min: 0, max: 14, step: 1, width: 4, disabled: (_m, v) => !v.keep_full_stops, helperText: 'Tanks due up to this many days after the day' },
+  { name: 'keep_full_value_per_gallon', label: 'Worth per gallon ($)', type: 'number', required: true, min: 0, max: 10, step: 0.01, width: 4, disabled: (_m, v) => !v.keep_full_stops, helperText: 'x (1 + risk) x up to 2 when due' },
   { name: 'map_style_url', label: 'Map style URL (MapLibre)', width: 6, maxLength: 500, pattern: url, section: 'Map', helperText: 'Empty with no tile URL: the plain drawing' },
   { name: 'map_tile_url', label: 'Raster tile URL', width: 6, maxLength: 500, pattern: url, placeholder: 'https://tiles.example.com/{z}/{x}/{y}.png' },
   { name: 'map_attribution', label: 'Map attribution', width: 12, maxLength: 300 },
@@ -49,6 +53,7 @@ const toForm = (s: RoutingSettings): SettingsForm => ({
   circuity: Number(s.circuity), speed_mph: Number(s.speed_mph), osrm_url: s.osrm_url, map_tile_url: s.map_tile_url, map_style_url: s.map_style_url,
   map_attribution: s.map_attribution, service_fixed_minutes: s.service_fixed_minutes, pump_gpm: Number(s.pump_gpm), hours_of_service: s.hours_of_service as SettingsForm['hours_of_service'],
   max_duty_hours: Number(s.max_duty_hours), default_cost_per_mile: Number(s.default_cost_per_mile), default_cost_per_hour: Number(s.default_cost_per_hour), default_seconds: s.default_seconds,
+  keep_full_stops: s.keep_full_stops ?? true, keep_full_days: s.keep_full_days ?? 3, keep_full_value_per_gallon: Number(s.keep_full_value_per_gallon ?? 0.15),
 });
 
 function SettingsSection() {
@@ -66,7 +71,7 @@ function SettingsSection() {
     setErrors(found);
     if (Object.keys(found).length) return;
     try {
-      await save({ ...values, circuity: values.circuity ?? 1.3, speed_mph: values.speed_mph ?? 35, pump_gpm: values.pump_gpm ?? 60, max_duty_hours: values.max_duty_hours ?? 14, default_cost_per_mile: values.default_cost_per_mile ?? 0, default_cost_per_hour: values.default_cost_per_hour ?? 0 }).unwrap();
+      await save({ ...values, circuity: values.circuity ?? 1.3, speed_mph: values.speed_mph ?? 35, pump_gpm: values.pump_gpm ?? 60, max_duty_hours: values.max_duty_hours ?? 14, default_cost_per_mile: values.default_cost_per_mile ?? 0, default_cost_per_hour: values.default_cost_per_hour ?? 0, keep_full_value_per_gallon: values.keep_full_value_per_gallon ?? 0.15 }).unwrap();
       setEdits({});
       toast.success('Routing settings saved');
     } catch (err) {

@@ -59,4 +59,15 @@ describe('dragging a stop of the proposed plan -> the evaluate request', () => {
     expect(changedTrucks(plan, after)).toEqual([7, 9]);
     expect(changedTrucks(plan, plan)).toEqual([]);
   });
+
+  it('moves keep-full "tank:<id>" stops like orders: onto a truck, before another stop, off to the keep-full list', () => {
+    const routes = [{ truck_id: 7, visits: [{ kind: 'start', ref: 3 }, { kind: 'stop', ref: 101 }, { kind: 'stop', ref: 'tank:31' }, { kind: 'end', ref: 3 }] }];
+    const layout = layoutOf(routes);
+    expect(layout).toEqual([{ truck_id: 7, stop_ids: [101, 'tank:31'] }]);
+    expect(dropFor(layout, 'tank:32', 'stop-tank:31')).toEqual({ kind: 'truck', truckId: 7, index: 1 });
+    expect(moveStop(layout, 'tank:32', { kind: 'truck', truckId: 7, index: 1 })).toEqual([{ truck_id: 7, stop_ids: [101, 'tank:32', 'tank:31'] }]);
+    expect(dropFor(layout, 'tank:31', 'plan-keep-full')).toEqual({ kind: 'unplanned' });
+    expect(evaluateBody(moveStop(layout, 'tank:31', { kind: 'unplanned' }))).toEqual({ routes: [{ truck_id: 7, stop_ids: [101] }] });
+  });
 });
+

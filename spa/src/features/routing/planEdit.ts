@@ -4,17 +4,22 @@
  * which answers the ETAs, loads, windows and violations of exactly that layout (no solving).
  */
 
-/** One truck's stops in driving order (stop ids are the orders' ids). */
+import type { StopId } from './planView';
+
+/** One truck's stops in driving order (stop ids are the orders' ids, or "tank:<id>" keep-full top-ups). */
 export interface TruckStops {
   truck_id: number;
-  stop_ids: number[];
+  stop_ids: StopId[];
 }
+
+/** A visit's ref as a stop id: an order's number id, or a keep-full "tank:<id>" as it is. */
+export const stopIdOf = (ref: unknown): StopId => (typeof ref === 'string' && ref.startsWith('tank:') ? ref : Number(ref));
 
 export type Layout = TruckStops[];
 
 /** The layout of a plan as the server sent it: each route's stop visits, in order. */
 export function layoutOf(routes: readonly { truck_id: number; visits: readonly { kind: string; ref: unknown }[] }[]): Layout {
-  return routes.map((r) => ({ truck_id: r.truck_id, stop_ids: r.visits.filter((v) => v.kind === 'stop').map((v) => Number(v.ref)) }));
+  return routes.map((r) => ({ truck_id: r.truck_id, stop_ids: r.visits.filter((v) => v.kind === 'stop').map((v) => stopIdOf(v.ref)) }));
 }
 
 /** Where a dragged stop goes: onto a truck at an index, or off every truck (left unplanned). */
@@ -25,7 +30,7 @@ export type Drop = { kind: 'truck'; truckId: number; index: number } | { kind: '
  * the position in the target truck's list as the user sees it before the move; moving down within
  * one truck lands the stop where the item it was dropped on was (as the dispatch center does).
  */
-export function moveStop(layout: Layout, stopId: number, drop: Drop): Layout {
+export function moveStop(layout: Layout, stopId: StopId, drop: Drop): Layout {
   const from = layout.find((t) => t.stop_ids.includes(stopId));
   if (drop.kind === 'unplanned') {
     if (!from) return layout;
@@ -68,9 +73,9 @@ export function changedTrucks(before: Layout, after: Layout): number[] {
  * What a drop on the plan means, from dnd-kit's ids: the stop `stop-<id>` dropped on another stop
  * (takes its place), on a truck's card `plan-truck-<id>` (goes last) or on `plan-unplanned`.
  */
-export function dropFor(layout: Layout, stopId: number, overId: string | null): Drop | null {
+export function dropFor(layout: Layout, stopId: StopId, overId: string | null): Drop | null {
   if (!overId) return null;
-  if (overId === 'plan-unplanned') return { kind: 'unplanned' };
+  if (overId === 'plan-unplanned' || overId === 'plan-keep-full') return { kind: 'unplanned' };
   const truck = /^plan-truck-(\d+)$/.exec(overId);
   if (truck) {
     const t = layout.find((x) => x.truck_id === Number(truck[1]));
@@ -78,9 +83,9 @@ export function dropFor(layout: Layout, stopId: number, overId: string | null): 
     const own = t.stop_ids.includes(stopId);
     return { kind: 'truck', truckId: t.truck_id, index: own ? t.stop_ids.length - 1 : t.stop_ids.length };
   }
-  const stop = /^stop-(\d+)$/.exec(overId);
+  const stop = /^stop-(\d+|tank:\d+)$/.exec(overId);
   if (stop) {
-    const target = Number(stop[1]);
+    const target = stopIdOf(stop[1]);
     if (target === stopId) return null;
     const t = layout.find((x) => x.stop_ids.includes(target));
     return t ? { kind: 'truck', truckId: t.truck_id, index: t.stop_ids.indexOf(target) } : null;

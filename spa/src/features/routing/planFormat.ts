@@ -105,3 +105,16 @@ export function diffSentence(rows: DiffRow[]): string {
   };
   return `Against the current plan: ${changed.map(part).join(', ')}.`;
 }
+
+/** A keep-full top-up's line: "Ship-to · 400 gal ULSD · due Dec 8 · 30 % risk". */
+export function keepFullLine(k: { shipTo: string; product: string; gallons: number; due: string | null; risk: number }): string {
+  const due = k.due ? new Date(`${k.due}T12:00:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric' }) : '';
+  return [
+    k.shipTo,
+    `${k.gallons.toLocaleString('en-US', { maximumFractionDigits: 0 })} gal${k.product ? ` ${k.product}` : ''}`,
+    due && `due ${due}`,
+    k.risk > 0 ? `${Math.round(k.risk * 100)} % risk` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}

@@ -5,8 +5,25 @@
  */
 import type { Totals } from './planFormat';
 
+/** An order's id, or "tank:<id>" for a keep-full top-up (an optional stop with no order yet). */
+export type StopId = number | string;
+
+/** The keep-full tank behind an optional stop: what topping it up today brings. */
+export interface KeepFullInfo {
+  assetId: number;
+  tank: string;
+  customer: string;
+  shipTo: string;
+  product: string;
+  gallons: number;
+  /** ISO date the forecast suggests delivering, or null. */
+  due: string | null;
+  /** 0..1: the chance the tank runs out before then. */
+  risk: number;
+}
+
 export interface StopInfo {
-  id: number;
+  id: StopId;
   /** The order's number (SO-000123). */
   number: string;
   customer: string;
@@ -19,7 +36,11 @@ export interface StopInfo {
   quantities: string;
   /** Already in delivery: the planner keeps it where it is and nobody moves it. */
   fixed: boolean;
+  /** A keep-full top-up (optional): the tank, its gallons and due date. */
+  keepFull?: KeepFullInfo | null;
 }
+
+export const isTankStop = (id: StopId): id is string => typeof id === 'string' && id.startsWith('tank:');
 
 export interface VisitRow {
   key: string;
@@ -69,6 +90,8 @@ export interface UnplannedRow {
 export interface PlanView {
   routes: RouteRow[];
   unplanned: UnplannedRow[];
+  /** Due keep-full tanks the planner left off (optional: not a failure). */
+  keepFullSkipped?: UnplannedRow[];
   totals: Totals;
   current: Totals | null;
   /** Yards and terminals, for the map. */
@@ -83,10 +106,10 @@ export const infeasible = (r: RouteRow) => r.problems.length > 0 || r.visits.som
  * the new order (their last known ETAs, shown faded), stops taken off every truck listed as not
  * planned, orders put on a truck gone from that list. Reload visits wait for the evaluator.
  */
-export function arrange(view: PlanView, layout: readonly { truck_id: number; stop_ids: readonly number[] }[]): PlanView {
-  const visits = new Map<number, VisitRow>();
+export function arrange(view: PlanView, layout: readonly { truck_id: number; stop_ids: readonly StopId[] }[]): PlanView {
+  const visits = new Map<StopId, VisitRow>();
   for (const r of view.routes) for (const v of r.visits) if (v.kind === 'stop' && v.stop) visits.set(v.stop.id, v);
-  const loose = new Map(view.unplanned.map((u) => [u.stop.id, u]));
+  const loose = new Map([...view.unplanned, ...(view.keepFullSkipped ?? [])].map((u) => [u.stop.id, u]));
   const placed = new Set(layout.flatMap((t) => t.stop_ids));
   const routes = view.routes.map((r) => {
     const ids = layout.find((t) => t.truck_id === r.truck_id)?.stop_ids ?? [];
@@ -102,5 +125,11 @@ export function arrange(view: PlanView, layout: readonly { truck_id: number; sto
     return { ...r, visits: [...start, ...stops, ...end] };
   });
   const removed = [...visits.values()].filter((v) => !placed.has(v.stop!.id)).map((v) => ({ stop: v.stop!, reason: 'Taken off its truck by you' }));
-  return { ...view, routes, unplanned: [...view.unplanned.filter((u) => !placed.has(u.stop.id)), ...removed] };
+  const skipped = view.keepFullSkipped ?? [];
+  return {
+    ...view,
+    routes,
+    unplanned: [...view.unplanned.filter((u) => !placed.has(u.stop.id)), ...removed.filter((u) => !isTankStop(u.stop.id))],
+    keepFullSkipped: [...skipped.filter((u) => !placed.has(u.stop.id)), ...removed.filter((u) => isTankStop(u.stop.id))],
+  };
 }

@@ -1,7 +1,8 @@
 import { createResourceApi } from '@/components/resource';
 import { api, unwrap } from '@/lib/api/api';
 import type { ApiBody, ApiData, ApiQuery, PageItem } from '@/lib/api/types';
-import type { PlanView, RouteRow, StopInfo, VisitRow } from './planView';
+import { stopIdOf } from './planEdit';
+import type { KeepFullInfo, PlanView, RouteRow, StopInfo, VisitRow } from './planView';
 
 export type RoutePlan = ApiData<'/api/route-plan/{plan_id}', 'get'>;
 export type PlanBody = NonNullable<RoutePlan['plan']>;
@@ -97,6 +98,17 @@ export const driverShiftApi = createResourceApi<DriverShift, DriverShiftCreate, 
 export const tilesOf = (s: RoutingSettings | undefined) => (s ? s.map_style_url || s.map_tile_url || null : null);
 
 type Visit = PlanBody['routes'][number]['visits'][number];
+type KeepFullOut = NonNullable<Visit['keep_full']>;
+const keepFullOf = (k: KeepFullOut): KeepFullInfo => ({
+  assetId: k.asset_id,
+  tank: k.asset_name,
+  customer: k.customer_name,
+  shipTo: k.ship_to_name,
+  product: k.product,
+  gallons: k.gallons,
+  due: k.suggested_date ?? null,
+  risk: Number(k.risk ?? 0),
+});
 const int = (v: unknown) => (typeof v === 'number' ? v : Number(v));
 const gal = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
@@ -130,7 +142,7 @@ export function toPlanView(body: PlanBody, current: PlanBody | null, terminals: 
   for (const u of body.unplanned) if (typeof u.stop_id === 'number' && u.order_number) orders.set(u.stop_id, u.order_number);
   const found = placeViolations(body.violations ?? [], trucks, orders);
   const stopInfo = (v: Visit): StopInfo => ({
-    id: int(v.ref),
+    id: stopIdOf(v.ref),
     number: v.order_number ?? String(v.ref),
     customer: v.customer_name ?? v.label,
     place: v.label.includes(' · ') ? v.label.split(' · ').slice(1).join(' · ') : '',
@@ -138,7 +150,8 @@ export function toPlanView(body: PlanBody, current: PlanBody | null, terminals: 
     lng: v.lng ?? null,
     window: v.window ?? '',
     quantities: v.gallons ? `${gal(v.gallons)} gal` : '',
-    fixed: false,
+    fixed: Boolean(v.fixed || v.in_delivery),
+    keepFull: v.keep_full ? keepFullOf(v.keep_full) : null,
   });
   const routes: RouteRow[] = body.routes.map((r, ri) => ({
     truck_id: int(r.truck_id),
@@ -172,8 +185,23 @@ export function toPlanView(body: PlanBody, current: PlanBody | null, terminals: 
   return {
     routes,
     unplanned: body.unplanned.map((u) => ({
-      stop: { id: int(u.stop_id), number: u.order_number ?? String(u.stop_id), customer: u.customer_name ?? '', place: '', lat: null, lng: null, window: '', quantities: '', fixed: false },
+      stop: { id: int(u.stop_id), number: u.order_number ?? String(u.stop_id), customer: u.customer_name ?? '', place: '', lat: null, lng: null, window: '', quantities: '', fixed: Boolean(u.in_delivery) },
       reason: u.reason,
+    })),
+    keepFullSkipped: (body.keep_full_not_taken ?? []).map((k) => ({
+      stop: {
+        id: k.stop_id,
+        number: k.asset_name,
+        customer: k.customer_name,
+        place: k.ship_to_name,
+        lat: null,
+        lng: null,
+        window: '',
+        quantities: `${gal(k.gallons)} gal`,
+        fixed: false,
+        keepFull: keepFullOf(k),
+      },
+      reason: k.reason,
     })),
     totals: body.totals,
     current: current ? current.totals : null,

@@ -15392,6 +15392,11 @@ export interface components {
             complete: boolean;
             /** Elapsed S */
             elapsed_s: number;
+            /**
+             * Keep Full Not Taken
+             * @description Due keep-full tanks the planner left out (optional: not a failure)
+             */
+            keep_full_not_taken?: components["schemas"]["PlanKeepFullSkippedOut"][];
             /** Routes */
             routes: components["schemas"]["PlanRouteOut"][];
             /** Solver */
@@ -15422,6 +15427,78 @@ export interface components {
             /** Trucks Used */
             trucks_used: number;
         };
+        /** PlanKeepFullOut */
+        PlanKeepFullOut: {
+            /** Asset Id */
+            asset_id: number;
+            /** Asset Name */
+            asset_name: string;
+            /** Customer Id */
+            customer_id?: number | null;
+            /** Customer Name */
+            customer_name: string;
+            /** Gallons */
+            gallons: number;
+            /**
+             * Prize
+             * @description Dollars the planner weighed against the detour
+             * @default 0
+             */
+            prize: number;
+            /** Product */
+            product: string;
+            /**
+             * Risk
+             * @default 0
+             */
+            risk: number;
+            /** Runout Date */
+            runout_date?: string | null;
+            /** Ship To Id */
+            ship_to_id?: number | null;
+            /** Ship To Name */
+            ship_to_name: string;
+            /** Suggested Date */
+            suggested_date?: string | null;
+        };
+        /** PlanKeepFullSkippedOut */
+        PlanKeepFullSkippedOut: {
+            /** Asset Id */
+            asset_id: number;
+            /** Asset Name */
+            asset_name: string;
+            /** Customer Id */
+            customer_id?: number | null;
+            /** Customer Name */
+            customer_name: string;
+            /** Gallons */
+            gallons: number;
+            /**
+             * Prize
+             * @description Dollars the planner weighed against the detour
+             * @default 0
+             */
+            prize: number;
+            /** Product */
+            product: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Risk
+             * @default 0
+             */
+            risk: number;
+            /** Runout Date */
+            runout_date?: string | null;
+            /** Ship To Id */
+            ship_to_id?: number | null;
+            /** Ship To Name */
+            ship_to_name: string;
+            /** Stop Id */
+            stop_id: string;
+            /** Suggested Date */
+            suggested_date?: string | null;
+        };
         /** PlanLeftOutOut */
         PlanLeftOutOut: {
             /** Kind */
@@ -15448,9 +15525,9 @@ export interface components {
         PlanRouteIn: {
             /**
              * Stop Ids
-             * @description Order ids in visiting order
+             * @description Order ids (or "tank:<id>" keep-full stops) in visiting order
              */
-            stop_ids: number[];
+            stop_ids: (number | string)[];
             /** Truck Id */
             truck_id: number;
         };
@@ -15488,6 +15565,12 @@ export interface components {
             cost: number;
             /** Hours */
             hours: number;
+            /**
+             * Keep Full
+             * @description Keep-full top-ups taken
+             * @default 0
+             */
+            keep_full: number;
             /** Late Stops */
             late_stops: number;
             /** Miles */
@@ -15503,6 +15586,12 @@ export interface components {
         PlanUnplannedOut: {
             /** Customer Name */
             customer_name: string | null;
+            /**
+             * In Delivery
+             * @description In delivery: stays on its truck (not to be moved)
+             * @default false
+             */
+            in_delivery: boolean;
             /** Order Number */
             order_number: string | null;
             /** Reason */
@@ -15523,10 +15612,23 @@ export interface components {
             /** Departure S */
             departure_s: number;
             /**
+             * Fixed
+             * @description Stays on its truck (in delivery): not to be moved
+             * @default false
+             */
+            fixed: boolean;
+            /**
              * Gallons
              * @default 0
              */
             gallons: number;
+            /**
+             * In Delivery
+             * @default false
+             */
+            in_delivery: boolean;
+            /** @description An optional keep-full top-up (no order yet) */
+            keep_full?: components["schemas"]["PlanKeepFullOut"] | null;
             /** Kind */
             kind: string;
             /** Label */
@@ -17455,6 +17557,12 @@ export interface components {
         RoutePlanAcceptOut: {
             /** Assigned */
             assigned: number;
+            /**
+             * Keep Full Orders
+             * @description Orders created for keep-full top-ups
+             * @default 0
+             */
+            keep_full_orders: number;
             /** Kept In Delivery */
             kept_in_delivery: number;
             plan: components["schemas"]["RoutePlanOut"];
@@ -17558,6 +17666,24 @@ export interface components {
              */
             hours_of_service: "us_property" | "custom" | "none";
             /**
+             * Keep Full Days
+             * @description Tanks due up to this many days after the day
+             * @default 3
+             */
+            keep_full_days: number;
+            /**
+             * Keep Full Stops
+             * @description Offer due keep-full tanks as optional stops
+             * @default true
+             */
+            keep_full_stops: boolean;
+            /**
+             * Keep Full Value Per Gallon
+             * @description Dollars per gallon
+             * @default 0.15
+             */
+            keep_full_value_per_gallon: number | string;
+            /**
              * Map Attribution
              * @default
              */
@@ -17613,6 +17739,12 @@ export interface components {
             default_seconds: number;
             /** Hours Of Service */
             hours_of_service: string;
+            /** Keep Full Days */
+            keep_full_days: number;
+            /** Keep Full Stops */
+            keep_full_stops: boolean;
+            /** Keep Full Value Per Gallon */
+            keep_full_value_per_gallon: string;
             /** Map Attribution */
             map_attribution: string;
             /** Map Style Url */

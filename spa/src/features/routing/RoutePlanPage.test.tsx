@@ -124,5 +124,9 @@ describe('Plan the day: the proposal beside the current plan', () => {
     expect(within(stuck).getByLabelText('In delivery: stays on this truck')).toBeInTheDocument();
     // Optional tanks are not orders left unplanned.
     expect(screen.queryByTestId('plan-unplanned-tank:32')).toBeNull();
+    // The map rings the same stops (the plain drawing: no tiles configured here).
+    const drawing = screen.getByTestId('route-drawing');
+    expect(drawing.querySelectorAll('g[data-kind="stop"][data-in-delivery="true"]').length).toBeGreaterThanOrEqual(1);
+    expect(drawing.querySelectorAll('g[data-kind="stop"][data-keep-full="true"]')).toHaveLength(1);
   });
 });

@@ -62,7 +62,7 @@ function mapRoutes(view: PlanView): MapRoute[] {
     return {
       key: String(r.truck_id),
       name: `${r.truck}${r.driver ? ` · ${r.driver}` : ''}`,
-      path: r.visits.map((v) => ({ key: v.key, kind: v.kind === 'stop' ? 'stop' : v.kind === 'reload' ? 'terminal' : 'yard', label: v.stop ? `${v.stop.number} ${v.stop.customer}` : v.label, seq: v.kind === 'stop' ? ++seq : undefined, late: v.late_s > 0 || v.problems.length > 0, lat: v.lat ?? undefined, lng: v.lng ?? undefined })),
+      path: r.visits.map((v) => ({ key: v.key, kind: v.kind === 'stop' ? 'stop' : v.kind === 'reload' ? 'terminal' : 'yard', label: v.stop ? `${v.stop.number} ${v.stop.customer}` : v.label, seq: v.kind === 'stop' ? ++seq : undefined, late: v.late_s > 0 || v.problems.length > 0, inDelivery: Boolean(v.stop?.fixed), keepFull: Boolean(v.stop?.keepFull), lat: v.lat ?? undefined, lng: v.lng ?? undefined })),
     };
   });
 }
@@ -187,7 +187,7 @@ function PlanResult({ plan, body, tiles, terminals }: { plan: RoutePlan; body: P
           <RouteMap
             routes={mapRoutes(mapView)}
             places={view.places.map((p) => ({ ...p, lat: p.lat ?? undefined, lng: p.lng ?? undefined }))}
-            loose={mapView.unplanned.map((u) => ({ key: `u-${u.stop.id}`, kind: 'stop', label: `${u.stop.number} ${u.stop.customer}: ${u.reason}`, lat: u.stop.lat ?? undefined, lng: u.stop.lng ?? undefined }))}
+            loose={mapView.unplanned.map((u) => ({ key: `u-${u.stop.id}`, kind: 'stop', label: `${u.stop.number} ${u.stop.customer}: ${u.reason}`, inDelivery: Boolean(u.stop.fixed), lat: u.stop.lat ?? undefined, lng: u.stop.lng ?? undefined }))}
             tiles={tiles}
             highlight={highlight}
             title={showing === 'current' ? 'Map of the current plan' : 'Map of the proposed plan'}

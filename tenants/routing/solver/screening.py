@@ -58,6 +58,12 @@ def screen(ctx: Context, stop: Stop, trucks: list[Truck]) -> tuple[str | None, l
     fleet = step
     step = [t for t in fleet if _reachable(ctx, stop, t)]
     if not step:
+        if stop.fixed_truck is not None:  # already loaded and on its way: the dispatcher must know
+            return (
+                f"in delivery on truck {stop.fixed_truck}, whose shift cannot reach its window from the "
+                "yard: left where it is, outside the plan",
+                [],
+            )
         return "window unreachable within any driver's shift", []
     # Only the rules that never change during the day decide which trucks may serve it (a window
     # reachable by one shift and not another is the time windows' business, in the solver).

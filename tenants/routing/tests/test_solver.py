@@ -306,6 +306,7 @@ def test_bad_input_gets_a_reason_per_stop_not_an_exception() -> None:
         Stop("skill", base.location, {"ULSD": 500}, skills=frozenset({"hose-150ft"})),
         Stop("tiny-site", base.location, {"ULSD": 500}, max_truck_gallons=4000),
         Stop("midnight", base.location, {"ULSD": 500}, window=(0, 60)),
+        Stop("late-delivery", base.location, {"ULSD": 500}, window=(0, 60), fixed_truck=problem.trucks[0].id),
     ]
     problem.trucks.append(
         Truck(
@@ -328,6 +329,8 @@ def test_bad_input_gets_a_reason_per_stop_not_an_exception() -> None:
         "skill": "no truck has hose-150ft",
         "tiny-site": "no truck small enough for the site (at most 4000 gal)",
         "midnight": "window unreachable within any driver's shift",
+        "late-delivery": f"in delivery on truck {problem.trucks[0].id}, whose shift cannot reach its window "
+        "from the yard: left where it is, outside the plan",
     }
     assert "truck idle: no driver, not used" in plan.notes
     assert check(problem, plan) == []

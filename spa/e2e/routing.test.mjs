@@ -100,7 +100,7 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     const chips = await page.getByTestId('keep-full-chip').count();
     const notOnWay = page.getByRole('region', { name: 'Keep-full tanks not on the way' });
     assert.ok(chips + (await notOnWay.count()) > 0, 'a keep-full stop or the "not on the way" list is shown');
-    if (chips > 0) assert.match(await page.locator('[data-keep-full="true"]').first().innerText(), /Keep-full[\s\S]*[\d,]+ gal/);
+    if (chips > 0) assert.match(await page.locator('[data-testid^="plan-stop-"][data-keep-full="true"]').first().innerText(), /Keep-full[\s\S]*[\d,]+ gal/);
     if ((await notOnWay.count()) > 0) {
       const toggle = notOnWay.getByRole('button', { name: /^Keep-full tanks not on the way \(\d+\)$/ });
       await toggle.click();
@@ -179,7 +179,7 @@ describe('FuelDesk route planning', { concurrency: false }, () => {
     await page.getByTestId('plan-summary').waitFor({ timeout: 20_000 });
     await page.getByRole('img', { name: /Map of the proposed plan/ }).waitFor();
     await shot(page, 'routing-plan-phone');
-    const kf = page.locator('[data-keep-full="true"]');
+    const kf = page.locator('[data-testid^="plan-stop-"][data-keep-full="true"]');
     if ((await kf.count()) > 0) {
       await kf.first().scrollIntoViewIfNeeded();
       await shot(page, 'routing-keep-full-phone');

@@ -60,10 +60,12 @@ def screen(ctx: Context, stop: Stop, trucks: list[Truck]) -> tuple[str | None, l
     if not step:
         if stop.fixed_truck is not None:  # already loaded and on its way: the dispatcher must know
             return (
-                f"in delivery on truck {stop.fixed_truck}, whose shift cannot reach its window from the "
-                "yard: left where it is, outside the plan",
+                "in delivery: its truck's shift cannot reach it from the yard, so it is left where it "
+                "is, outside the plan",
                 [],
             )
+        if stop.window is None:  # no window of its own: the shifts are what it cannot fit in
+            return "too far: no driver's shift can go there (by a terminal) and back to the yard", []
         return "window unreachable within any driver's shift", []
     # Only the rules that never change during the day decide which trucks may serve it (a window
     # reachable by one shift and not another is the time windows' business, in the solver).

@@ -307,6 +307,8 @@ def test_bad_input_gets_a_reason_per_stop_not_an_exception() -> None:
         Stop("tiny-site", base.location, {"ULSD": 500}, max_truck_gallons=4000),
         Stop("midnight", base.location, {"ULSD": 500}, window=(0, 60)),
         Stop("late-delivery", base.location, {"ULSD": 500}, window=(0, 60), fixed_truck=problem.trucks[0].id),
+        # ~1,000 miles from the yards: no 12 h shift gets there and back.
+        Stop("far", Location(base.location.lat + 14, base.location.lng), {"ULSD": 500}),
     ]
     problem.trucks.append(
         Truck(
@@ -329,8 +331,9 @@ def test_bad_input_gets_a_reason_per_stop_not_an_exception() -> None:
         "skill": "no truck has hose-150ft",
         "tiny-site": "no truck small enough for the site (at most 4000 gal)",
         "midnight": "window unreachable within any driver's shift",
-        "late-delivery": f"in delivery on truck {problem.trucks[0].id}, whose shift cannot reach its window "
-        "from the yard: left where it is, outside the plan",
+        "late-delivery": "in delivery: its truck's shift cannot reach it from the yard, so it is left where "
+        "it is, outside the plan",
+        "far": "too far: no driver's shift can go there (by a terminal) and back to the yard",
     }
     assert "truck idle: no driver, not used" in plan.notes
     assert check(problem, plan) == []

@@ -191,7 +191,9 @@ def test_two_containers_at_once_migrate_once_and_serve_health(
     logs = []
     try:
         for port in ports:
-            log = (app_dir.parent / f"container-{port}.log").open("w+")
+            # Append mode: every write of the container goes to the file's end, whatever the offset of
+            # the file description it shares with this process (a reader here never moves its writes).
+            log = (app_dir.parent / f"container-{port}.log").open("a")
             logs.append(log)
             procs.append(
                 subprocess.Popen(
@@ -241,9 +243,10 @@ def test_two_containers_at_once_migrate_once_and_serve_health(
 
 
 def _tail(logs: list, lines: int = 60) -> str:
+    # Read through a handle of our own: seeking the one the running container writes through moved its
+    # next line to the file's start, over the first lines (a flaky count of the migration's message).
     out = []
     for log in logs:
-        log.flush()
-        log.seek(0)
-        out.append("".join(log.read().splitlines(keepends=True)[-lines:]))
+        text = Path(log.name).read_text(errors="replace")
+        out.append("".join(text.splitlines(keepends=True)[-lines:]))
     return "\n----\n".join(out)

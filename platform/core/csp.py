@@ -97,6 +97,28 @@ def policy(nonce: str, *, dev_server: bool = False, connect_src: Iterable[str] |
     return "; ".join(" ".join([name, *sources]) for name, sources in parts.items())
 
 
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of an absolute URL (what a CSP source names)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}".lower()
+
+
+def connect_allows(url: str, own_origin: str) -> bool:
+    """Whether the SPA's ``connect-src`` lets the browser fetch ``url``: this site's origin, or a
+    source of ``CSP_CONNECT_SRC`` given as an origin, a scheme (``https:``) or a host wildcard
+    (``https://*.example.com``). A setting the browser would refuse is caught when it is saved,
+    not left to a map that silently stays blank."""
+    origin = origin_of(url)
+    scheme, _, host = origin.partition("://")
+    for source in [own_origin, *_connect_extra()]:
+        source = source.lower().rstrip("/")
+        if source in {origin, f"{scheme}:"}:
+            return True
+        if source.startswith(f"{scheme}://*.") and host.endswith(source[len(scheme) + 4 :]):
+            return True
+    return False
+
+
 def headers(nonce: str) -> dict[str, str]:
     """The headers of an SPA page: the policy and where the Reporting API sends its reports."""
     return {

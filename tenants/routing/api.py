@@ -69,7 +69,7 @@ def get_settings(request: HttpRequest) -> Answer:
     summary="Save the routing settings (every field; omitted ones take their default)",
 )
 def put_settings(request: HttpRequest, payload: RoutingSettingsIn) -> Answer:
-    services.save_settings(payload.model_dump())
+    services.save_settings(payload.model_dump(), own_origin=f"{request.scheme}://{request.get_host()}")
     return ok(_settings_out(), "Routing settings saved successfully")
 
 

@@ -11,6 +11,7 @@ from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
 
+from core import csp
 from core.crud import save_object
 from core.errors import ApiError
 from core.jobs import Document, report_progress, send_job
@@ -40,7 +41,21 @@ PROGRESS_EVERY_S = 0.5
 
 
 # --- settings ---------------------------------------------------------------------------------------
-def save_settings(data: dict[str, Any]) -> RoutingSettings:
+MAP_URL_FIELDS = {"map_style_url": "style", "map_tile_url": "tile"}
+
+
+def save_settings(data: dict[str, Any], own_origin: str) -> RoutingSettings:
+    """``own_origin``: the site's origin as the browser sees it (the map's URLs may point there)."""
+    for field, what in MAP_URL_FIELDS.items():
+        url = data.get(field) or ""
+        if url and not csp.connect_allows(url, own_origin):
+            origin = csp.origin_of(url)
+            raise ApiError(
+                422,
+                f"Browsers would refuse the map {what} URL: its site {origin} is not allowed by this "
+                f"server's security policy (CSP connect-src). Ask your FuelDesk operator to add {origin} "
+                "to CSP_CONNECT_SRC, or use a map from a site already allowed.",
+            )
     with transaction.atomic():
         row = RoutingSettings.objects.select_for_update().order_by("id").first() or RoutingSettings()
         save_object(row, data)

@@ -190,3 +190,22 @@ def test_reports_are_rate_limited_per_address(db):
         other = post_report(REPORT_URI_BODY, "application/csp-report", ip="10.9.0.6").status_code
     assert codes == [202, 202, 202, 429, 429]
     assert other == 202
+
+
+@pytest.mark.parametrize(
+    ("sources", "url", "allowed"),
+    [
+        ([], "https://app.example/tiles/1/2/3.png", True),  # this site
+        ([], "https://tiles.example/1/2/3.png", False),
+        (["https://tiles.example"], "https://tiles.example/1/2/3.png", True),
+        (["https://tiles.example"], "http://tiles.example/1/2/3.png", False),  # another scheme
+        (["https://tiles.example"], "https://tiles.example:8443/x.png", False),  # another port
+        (["https://*.tiles.example"], "https://a.tiles.example/x.png", True),
+        (["https://*.tiles.example"], "https://tiles.example.evil/x.png", False),
+        (["https:"], "https://anything.example/x.png", True),
+        (["https:"], "http://anything.example/x.png", False),
+    ],
+)
+def test_connect_allows_reads_the_policys_sources_as_a_browser_would(sources, url, allowed):
+    with override_settings(CSP_CONNECT_SRC=sources):
+        assert csp.connect_allows(url, "https://app.example") is allowed

@@ -7,7 +7,8 @@ from conftest import Api, token_for
 from tenants.routing.tests.helpers import DRIVER_SHIFT, SETTINGS, SITE, TRUCK_ROUTING
 
 
-def test_settings_answer_the_defaults_until_saved_then_what_was_saved(api_a, tenant_a, in_tenant):
+def test_settings_answer_the_defaults_until_saved_then_what_was_saved(api_a, tenant_a, in_tenant, settings):
+    settings.CSP_CONNECT_SRC = ["https://tiles.example"]  # the operator allows the map's site
     got = api_a.get(SETTINGS).json()["data"]
     assert got["saved"] is False
     assert (
@@ -54,6 +55,29 @@ def test_bad_settings_are_refused_and_change_nothing(api_a, tenant_a, in_tenant)
         assert res.status_code == 422, (bad, res.json())
         assert "detail" in res.json()
     assert api_a.get(SETTINGS).json()["data"]["circuity"] == "1.20"
+
+
+def test_a_map_url_the_pages_security_policy_would_block_is_refused_when_saved(api_a, settings):
+    settings.CSP_CONNECT_SRC = ["https://*.maptiles.example", "https://sentry.example"]
+    assert api_a.put(SETTINGS, {"circuity": "1.2"}).status_code == 200
+    res = api_a.put(SETTINGS, {"map_style_url": "https://api.other-tiles.example:8443/styles/basic.json"})
+    assert res.status_code == 422
+    assert res.json()["detail"] == (
+        "Browsers would refuse the map style URL: its site https://api.other-tiles.example:8443 is not "
+        "allowed by this server's security policy (CSP connect-src). Ask your FuelDesk operator to add "
+        "https://api.other-tiles.example:8443 to CSP_CONNECT_SRC, or use a map from a site already allowed."
+    )
+    plain_http = "http://a.maptiles.example/{z}/{x}/{y}.png"  # the wildcard names https only
+    assert api_a.put(SETTINGS, {"map_tile_url": plain_http}).status_code == 422
+    got = api_a.get(SETTINGS).json()["data"]
+    assert (got["map_style_url"], got["map_tile_url"], got["circuity"]) == ("", "", "1.20")
+
+    # A site the policy names (here by its wildcard), and this site itself, are saved.
+    tiles = "https://a.maptiles.example/{z}/{x}/{y}.png"
+    assert api_a.put(SETTINGS, {"map_tile_url": tiles}).status_code == 200
+    own = "http://testserver/maps/style.json"
+    assert api_a.put(SETTINGS, {"map_style_url": own}).status_code == 200
+    assert api_a.get(SETTINGS).json()["data"]["map_style_url"] == own
 
 
 def test_a_role_without_the_permission_cannot_change_settings_and_a_dispatcher_can(api_a, tenant_a):

@@ -153,13 +153,15 @@ def keep_full_stops(
     settings' look-ahead, without an open order, whose ship-to has no order on the day, becomes
     `Stop(id="tank:<asset id>", demand={product: suggested gallons}, prize=keep_full_prize_cents(...))`.
     A tank without ship-to coordinates, a fuel product or a suggested quantity is left out (kind
-    "tank") with its reason. `built.tanks` gets what the plan page shows of each stop."""
+    "tank") with its reason. `built.tanks` gets what the plan page shows of each stop. A day before
+    today has none."""
     from tenants.forecast import selectors as forecast_selectors
     from tenants.routing.solver.problem import Stop
 
-    if not row.keep_full_stops:
-        return []
     today = timezone.localdate()
+    # A past day (a plan looked at afterwards) gets no fills proposed: none can be made on it.
+    if not row.keep_full_stops or day < today:
+        return []
     within = max(0, (day - today).days + int(row.keep_full_days))
     rows = forecast_selectors.due_rows(within_days=within, include_ordered=False)["rows"]
     rows = [r for r in rows if r["ship_to_id"] not in taken_ship_tos]

@@ -126,6 +126,17 @@ def test_a_due_tank_on_the_way_is_taken_and_one_far_away_is_listed_not_on_the_wa
         assert res.status_code == 422 and res.json()["detail"], res.json()
 
 
+def test_a_past_day_is_offered_no_keep_full_stops(tenant_a, in_tenant):
+    from tenants.routing import problem_builder
+
+    with in_tenant(tenant_a):
+        _md, day, near, _far = _keep_full_day(near_only=True)
+        row = problem_builder.settings_row()
+        assert [s.id for s in problem_builder.keep_full_stops(day, row, set())] == [f"tank:{near.pk}"]
+        yesterday = timezone.localdate() - dt.timedelta(days=1)
+        assert problem_builder.keep_full_stops(yesterday, row, set()) == []
+
+
 def test_accept_orders_each_taken_tank_once_priced_and_assigned(
     api_a, tenant_a, in_tenant, jobs, django_capture_on_commit_callbacks
 ):

@@ -75,6 +75,8 @@ function SettingsSection() {
       setEdits({});
       toast.success('Routing settings saved');
     } catch (err) {
+      // A field the server refused (e.g. a map URL the page's security policy would block) is shown on it too.
+      if (isApiError(err) && err.fieldErrors) setErrors(err.fieldErrors);
       toast.error(errorText(err));
     }
   };

@@ -17,24 +17,30 @@ const puts: unknown[] = [];
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The settings page's API: `onPut` answers a save (its body parsed), the rest is fixed. */
+function stubApi(onPut: (body: unknown) => Response) {
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input as Request;
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : req.url;
+    const method = (init?.method ?? req.method ?? 'GET').toUpperCase();
+    if (url.includes('/api/routing-settings') && method === 'PUT') {
+      return onPut(JSON.parse(typeof init?.body === 'string' ? init.body : await req.clone().text()));
+    }
+    if (url.includes('/api/routing-settings')) return json({ status_code: 200, message: 'ok', data: settings });
+    if (url.includes('/api/role/current-user')) return json({ status_code: 200, message: 'ok', data: { permissions: [], role: { grants_all: true } } });
+    if (url.includes('/api/truck-routing') || url.includes('/api/driver-shift')) return json({ status_code: 200, message: 'ok', data: { items: [], total: 0, page: 1, size: 25, pages: 0 } });
+    return json({ status_code: 200, message: 'ok', data: [] });
+  }));
+}
+
 describe('route planning settings', () => {
   it('saves every setting as numbers, with the changed one, and refuses a bad OSRM address', { timeout: 40_000 }, async () => {
     window.localStorage.setItem('token', jwtExpiringIn(3600));
     puts.length = 0;
-    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = input as Request;
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : req.url;
-      const method = (init?.method ?? req.method ?? 'GET').toUpperCase();
-      if (url.includes('/api/routing-settings') && method === 'PUT') {
-        const body: unknown = JSON.parse(typeof init?.body === 'string' ? init.body : await req.clone().text());
-        puts.push(body);
-        return json({ status_code: 200, message: 'Routing settings saved successfully', data: { ...settings, ...(body as object), saved: true } });
-      }
-      if (url.includes('/api/routing-settings')) return json({ status_code: 200, message: 'ok', data: settings });
-      if (url.includes('/api/role/current-user')) return json({ status_code: 200, message: 'ok', data: { permissions: [], role: { grants_all: true } } });
-      if (url.includes('/api/truck-routing') || url.includes('/api/driver-shift')) return json({ status_code: 200, message: 'ok', data: { items: [], total: 0, page: 1, size: 25, pages: 0 } });
-      return json({ status_code: 200, message: 'ok', data: [] });
-    }));
+    stubApi((body) => {
+      puts.push(body);
+      return json({ status_code: 200, message: 'Routing settings saved successfully', data: { ...settings, ...(body as object), saved: true } });
+    });
     renderWithProviders(<RoutingSettingsPage />, { route: '/company-settings/routing' });
     expect(await screen.findByText('Defaults (never saved)', {}, { timeout: 8000 })).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText(/Circuity factor/), { target: { value: '1.45' } });
@@ -55,18 +61,7 @@ describe('route planning settings', () => {
   it('shows the server\'s refusal of a map URL on that field and in a toast', { timeout: 40_000 }, async () => {
     window.localStorage.setItem('token', jwtExpiringIn(3600));
     const detail = 'Browsers would refuse the map style URL: its site https://tiles.other.example is not allowed by this server\'s security policy (CSP connect-src).';
-    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = input as Request;
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : req.url;
-      const method = (init?.method ?? req.method ?? 'GET').toUpperCase();
-      if (url.includes('/api/routing-settings') && method === 'PUT') {
-        return json({ detail, errors: { map_style_url: 'https://tiles.other.example is not allowed by this server\'s security policy (CSP_CONNECT_SRC)' } }, 422);
-      }
-      if (url.includes('/api/routing-settings')) return json({ status_code: 200, message: 'ok', data: settings });
-      if (url.includes('/api/role/current-user')) return json({ status_code: 200, message: 'ok', data: { permissions: [], role: { grants_all: true } } });
-      if (url.includes('/api/truck-routing') || url.includes('/api/driver-shift')) return json({ status_code: 200, message: 'ok', data: { items: [], total: 0, page: 1, size: 25, pages: 0 } });
-      return json({ status_code: 200, message: 'ok', data: [] });
-    }));
+    stubApi(() => json({ detail, errors: { map_style_url: 'https://tiles.other.example is not allowed by this server\'s security policy (CSP_CONNECT_SRC)' } }, 422));
     renderWithProviders(<RoutingSettingsPage />, { route: '/company-settings/routing' });
     expect(await screen.findByText('Defaults (never saved)', {}, { timeout: 8000 })).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Map style URL (MapLibre)'), { target: { value: 'https://tiles.other.example/style.json' } });

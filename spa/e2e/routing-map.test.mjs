@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ensureServer } from './server.mjs';
 import { makePng } from './png.mjs';
-import { BASE_URL, DEMO, DESKTOP, PHONE, apiCaller, apiLogin, expectOk, launch, openPage, shot, useSession } from './lib.mjs';
+import { BASE_URL, DEMO, DESKTOP, PHONE, apiCaller, apiLogin, expectOk, launch, openPage, settleAnimations, shot, useSession } from './lib.mjs';
 
 let server;
 let browser;
@@ -208,6 +208,31 @@ describe('FuelDesk route planning: the map on MapLibre', { concurrency: false },
     assert.equal(await page.getByTestId('route-maplibre').count(), 0);
     await fallback.scrollIntoViewIfNeeded();
     await shot(page, 'routing-map-fallback-desktop');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('a map style on a site the page\'s security policy would block is refused when saved, on its field', async () => {
+    const before = (await api('/routing-settings')).body.data.map_style_url;
+    const { page, errors } = await openPage(browser, { viewport: DESKTOP, allow: ['422'] });
+    await useSession(page, admin, '/company-settings/routing');
+    const form = page.getByRole('form', { name: 'Routing settings' });
+    await form.waitFor({ timeout: 20_000 });
+    const field = form.getByLabel('Map style URL (MapLibre)');
+    await field.fill('https://tiles.elsewhere.example/styles/basic.json');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/routing-settings') && r.request().method() === 'PUT');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    const res = await answered;
+    assert.equal(res.status(), 422);
+    assert.match((await res.json()).detail, /^Browsers would refuse the map style URL: its site https:\/\/tiles\.elsewhere\.example is not allowed/);
+    await form.getByText('https://tiles.elsewhere.example is not allowed by this server\'s security policy (CSP_CONNECT_SRC)').waitFor();
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    await page.getByText(/Ask your FuelDesk operator to add https:\/\/tiles\.elsewhere\.example to CSP_CONNECT_SRC/).first().waitFor();
+    await field.scrollIntoViewIfNeeded();
+    await settleAnimations(page);
+    await shot(page, 'routing-settings-map-refused-desktop');
+    const now = (await api('/routing-settings')).body.data;
+    assert.equal(now.map_style_url, before, 'nothing was saved');
     assert.deepEqual(errors, []);
     await page.context().close();
   });

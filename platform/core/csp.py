@@ -59,7 +59,8 @@ def new_nonce() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _connect_extra() -> list[str]:
+def connect_sources() -> list[str]:
+    """The sources ``connect-src`` names besides this site (public: every page's header says them)."""
     return [str(s) for s in getattr(settings, "CSP_CONNECT_SRC", ()) if s]
 
 
@@ -92,7 +93,7 @@ def directives(
 
 
 def policy(nonce: str, *, dev_server: bool = False, connect_src: Iterable[str] | None = None) -> str:
-    extra = _connect_extra() if connect_src is None else list(connect_src)
+    extra = connect_sources() if connect_src is None else list(connect_src)
     parts = directives(nonce, dev_server=dev_server, connect_src=extra)
     return "; ".join(" ".join([name, *sources]) for name, sources in parts.items())
 
@@ -110,7 +111,7 @@ def connect_allows(url: str, own_origin: str) -> bool:
     not left to a map that silently stays blank."""
     origin = origin_of(url)
     scheme, _, host = origin.partition("://")
-    for source in [own_origin, *_connect_extra()]:
+    for source in [own_origin, *connect_sources()]:
         source = source.lower().rstrip("/")
         if source in {origin, f"{scheme}:"}:
             return True

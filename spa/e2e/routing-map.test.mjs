@@ -30,7 +30,7 @@ const TILE = makePng(256, [214, 226, 236]);
 const FIRST_ROUTE_COLOR = [0x4e, 0x79, 0xa7]; // projection.ts ROUTE_COLORS[0]
 
 const settingsBody = (s, patch) => {
-  const { saved: _saved, ...rest } = s;
+  const { saved: _saved, map_allowed_sites: _sites, ...rest } = s; // what the server computes
   return JSON.stringify({ ...rest, ...patch });
 };
 async function setTiles(patch) {
@@ -219,6 +219,8 @@ describe('FuelDesk route planning: the map on MapLibre', { concurrency: false },
     const form = page.getByRole('form', { name: 'Routing settings' });
     await form.waitFor({ timeout: 20_000 });
     const field = form.getByLabel('Map style URL (MapLibre)');
+    // Which sites the server allows is said before anyone types (this server: only its own).
+    await form.getByText(/^Allowed(: this site only| sites: this one, )/).waitFor();
     await field.fill('https://tiles.elsewhere.example/styles/basic.json');
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/routing-settings') && r.request().method() === 'PUT');
     await form.getByRole('button', { name: 'Save settings' }).click();

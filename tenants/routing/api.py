@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core import csp
 from core.crud import Crud
 from core.envelope import Answer, Envelope, ok
 from core.errors import ApiError
@@ -43,10 +44,14 @@ settings_router = Router(tags=["routing-settings"])
 register_resource("routing_settings", "Routing settings", ("view", "change"))
 
 
+COMPUTED_SETTINGS = {"saved", "map_allowed_sites"}
+
+
 def _settings_out() -> dict[str, object]:
     row = problem_builder.settings_row()
-    out = {f: getattr(row, f) for f in RoutingSettingsOut.model_fields if f != "saved"}
+    out = {f: getattr(row, f) for f in RoutingSettingsOut.model_fields if f not in COMPUTED_SETTINGS}
     out["saved"] = row.pk is not None
+    out["map_allowed_sites"] = csp.connect_sources()
     return out
 
 

@@ -70,6 +70,10 @@ class RoutingSettingsOut(Schema):
     keep_full_days: int
     keep_full_value_per_gallon: Decimal
     saved: bool = Field(description="False: the defaults, never saved")
+    map_allowed_sites: list[str] = Field(
+        description="Sites a map style or tile URL may be on besides this one (the page's CSP connect-src, "
+        "set by the operator: CSP_CONNECT_SRC)"
+    )
 
 
 # --- per truck ---------------------------------------------------------------------------------------

@@ -60,6 +60,9 @@ def test_bad_settings_are_refused_and_change_nothing(api_a, tenant_a, in_tenant)
 def test_a_map_url_the_pages_security_policy_would_block_is_refused_when_saved(api_a, settings):
     settings.CSP_CONNECT_SRC = ["https://*.maptiles.example", "https://sentry.example"]
     assert api_a.put(SETTINGS, {"circuity": "1.2"}).status_code == 200
+    # The screen says which sites are allowed before anyone types a URL.
+    allowed = api_a.get(SETTINGS).json()["data"]["map_allowed_sites"]
+    assert allowed == ["https://*.maptiles.example", "https://sentry.example"]
     res = api_a.put(SETTINGS, {"map_style_url": "https://api.other-tiles.example:8443/styles/basic.json"})
     assert res.status_code == 422
     assert res.json()["detail"] == (

@@ -10,7 +10,7 @@ vi.mock('react-toastify', () => ({ toast }));
 const settings = {
   circuity: '1.30', speed_mph: '35.0', osrm_url: '', map_tile_url: '', map_style_url: '', map_attribution: '', service_fixed_minutes: 15, pump_gpm: '60.0',
   hours_of_service: 'us_property', max_duty_hours: '14.00', default_cost_per_mile: '2.50', default_cost_per_hour: '35.00', default_seconds: 30,
-  keep_full_stops: true, keep_full_days: 3, keep_full_value_per_gallon: '0.150', saved: false,
+  keep_full_stops: true, keep_full_days: 3, keep_full_value_per_gallon: '0.150', saved: false, map_allowed_sites: ['https://*.maptiles.example'],
 };
 const json = (b: unknown, status = 200) => new Response(JSON.stringify(b), { status, headers: { 'Content-Type': 'application/json' } });
 const puts: unknown[] = [];
@@ -64,6 +64,7 @@ describe('route planning settings', () => {
     stubApi(() => json({ detail, errors: { map_style_url: 'https://tiles.other.example is not allowed by this server\'s security policy (CSP_CONNECT_SRC)' } }, 422));
     renderWithProviders(<RoutingSettingsPage />, { route: '/company-settings/routing' });
     expect(await screen.findByText('Defaults (never saved)', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(screen.getByText('Allowed sites: this one, https://*.maptiles.example')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Map style URL (MapLibre)'), { target: { value: 'https://tiles.other.example/style.json' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText(/is not allowed by this server's security policy \(CSP_CONNECT_SRC\)/)).toBeInTheDocument();

@@ -49,6 +49,14 @@ const settingsFields: FieldDef<SettingsForm>[] = [
   { name: 'map_attribution', label: 'Map attribution', width: 12, maxLength: 300 },
 ];
 
+/** Where a map may be: the server's CSP names these sites besides this one (a URL elsewhere is refused on save). */
+const mapSitesHelp = (sites: readonly string[]) =>
+  sites.length ? `Allowed sites: this one, ${sites.join(', ')}` : "Allowed: this site only (your FuelDesk operator can allow a map's site)";
+
+/** The fields with what depends on the server: the map sites it allows. */
+const fieldsFor = (s: RoutingSettings): FieldDef<SettingsForm>[] =>
+  settingsFields.map((f) => (f.name === 'map_tile_url' ? { ...f, helperText: mapSitesHelp(s.map_allowed_sites) } : f));
+
 const toForm = (s: RoutingSettings): SettingsForm => ({
   circuity: Number(s.circuity), speed_mph: Number(s.speed_mph), osrm_url: s.osrm_url, map_tile_url: s.map_tile_url, map_style_url: s.map_style_url,
   map_attribution: s.map_attribution, service_fixed_minutes: s.service_fixed_minutes, pump_gpm: Number(s.pump_gpm), hours_of_service: s.hours_of_service as SettingsForm['hours_of_service'],
@@ -89,7 +97,7 @@ function SettingsSection() {
         {!q.data?.saved && <Chip size="small" label="Defaults (never saved)" />}
       </Box>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(12, 1fr)' }, columnGap: 2, rowGap: 2 }}>
-        {settingsFields.map((f) => (
+        {fieldsFor(q.data).map((f) => (
           <Box key={f.name} sx={{ gridColumn: { xs: '1 / -1', sm: `span ${f.width ?? 12}` } }}>
             {f.section && (
               <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1 }}>

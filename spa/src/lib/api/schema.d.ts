@@ -17745,6 +17745,11 @@ export interface components {
             keep_full_stops: boolean;
             /** Keep Full Value Per Gallon */
             keep_full_value_per_gallon: string;
+            /**
+             * Map Allowed Sites
+             * @description Sites a map style or tile URL may be on besides this one (the page's CSP connect-src, set by the operator: CSP_CONNECT_SRC)
+             */
+            map_allowed_sites: string[];
             /** Map Attribution */
             map_attribution: string;
             /** Map Style Url */

@@ -179,6 +179,10 @@ class Crud:
     # reads, the search term only for whether it is blank): the fast list's compiled statements are
     # kept per shape and run again (core/listsql.py). Leave it off when that is not so.
     pure_queries: bool = False
+    # With pure_queries: what the queries read of the clock, as a function of the list parameters
+    # (e.g. today's date when a filter is relative to it; None when they read none): part of a kept
+    # statement's shape (core/listsql.py), so yesterday's statement is not sent today.
+    shape_clock: Callable[[Any], Any] | None = None
     # Output fields a fast list computes itself (a resolver's or a property's value, a related list):
     # `fill_rows(items)` sets them on the page's rows, which carry the plan's columns and the
     # `extra_columns` paths (an annotation of the queryset is read as one; what the output schema
@@ -223,6 +227,7 @@ class Crud:
                 else None,
                 rows_for=self.rows_for_ids if self.shows_pk else None,
                 pk_key=pk,
+                clock=self.shape_clock,
             )
             if self.row_plan is not None and self.pure_queries
             else None

@@ -28,7 +28,9 @@ page that is asked for again.
 What `pure_queries=True` promises, which the kit cannot check: the resource's `queryset()` and
 `apply_filters` build the same query for the same parameters: no clock (`timezone.now()`,
 `localdate()`), no values read from the database or from anything but `params`, and the search term
-used only for whether it is blank. A list that breaks it must leave the flag off.
+used only for whether it is blank. A list that breaks it must leave the flag off, except for a clock
+it names: `Crud(shape_clock=...)` returns, for the parameters, what the query reads of the clock
+(e.g. today's date when a filter is relative to it), and that value is part of the shape.
 """
 
 from __future__ import annotations
@@ -98,8 +100,13 @@ class ListStatements:
         rows_for: Callable[[list[int]], QuerySet[Any]] | None = None,
         pk_key: str = "id",
         db: str = "default",
+        clock: Callable[[Any], Any] | None = None,
     ) -> None:
         self.plan = plan
+        # What the list's query reads besides its parameters (today's date for a filter relative to
+        # it), as a function of the parameters: part of the shape, so a statement learned on one day
+        # is not sent on the next.
+        self.clock = clock
         self.default_size = default_size
         self.build = build
         self.count = count
@@ -120,7 +127,7 @@ class ListStatements:
         kind = "" if not term else ("prefix" if len(term) < self.prefix_below else "contains")
         values = params.model_dump()
         values.pop("search", None)
-        key = repr((kind, sorted(values.items())))
+        key = repr((kind, sorted(values.items()), self.clock(params) if self.clock else None))
         if key not in self.shapes:
             page, shape, final = self._learn(params, term, kind)
             if shape is not None or final:

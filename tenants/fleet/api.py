@@ -94,7 +94,9 @@ Crud(
     create_in=DriverIn,
     ops=("list", "all", "get", "create", "update"),
     default_size=100,
-    # Not pure_queries: `expiring_within_days` reads today's date.
+    # `expiring_within_days` reads today's date: the kept statements are per day when it is given.
+    pure_queries=True,
+    shape_clock=selectors.driver_list_clock,
     computed=("licence_expires_in_days", "hazmat_expires_in_days", "expiry_warnings"),
     fill_rows=selectors.fill_driver_rows,
     queryset=selectors.drivers,

@@ -49,6 +49,12 @@ def fill_driver_rows(items: list[dict[str, Any]]) -> None:
         item["expiry_warnings"] = expiry_warnings(licence, hazmat)
 
 
+def driver_list_clock(params: Any) -> dt.date | None:
+    """What the driver list's query reads of the clock: today, when it filters on expiry within days
+    of it (core.crud `shape_clock`)."""
+    return timezone.localdate() if params.expiring_within_days is not None else None
+
+
 def filter_drivers(qs: QuerySet[Driver], params: Any) -> QuerySet[Driver]:
     if params.is_active is not None:
         qs = qs.filter(is_active=params.is_active)

@@ -253,6 +253,24 @@ def test_driver_list_search_sort_filter(api_a):
     ]
 
 
+def test_the_expiring_filter_counts_from_today_when_the_day_changes(api_a, monkeypatch):
+    """The list's statements are kept per shape (core/listsql.py); this filter reads today's date,
+    so a statement kept yesterday must not answer today."""
+    api_a.post("/api/driver", {"name": "Ben Ortiz", "hazmat_expiry": in_days(5)})
+    api_a.post("/api/driver", {"name": "Carl Young", "licence_expiry": in_days(10)})
+
+    def names():
+        res = api_a.get("/api/driver", {"expiring_within_days": 7})
+        assert res.status_code == 200, res.json()
+        return [d["name"] for d in res.json()["data"]["items"]]
+
+    assert names() == ["Ben Ortiz"]
+    assert names() == ["Ben Ortiz"]  # the kept statement, again
+    later = timezone.localdate() + dt.timedelta(days=4)
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: later)
+    assert names() == ["Ben Ortiz", "Carl Young"]  # Carl's licence is now 6 days away
+
+
 def test_driver_list_query_count_is_bounded(api_a, tenant_a, in_tenant, django_assert_max_num_queries):
     from tenants.accounts.models import Role, User
     from tenants.fleet.models import Driver

@@ -55,7 +55,13 @@ def save_settings(data: dict[str, Any], own_origin: str) -> RoutingSettings:
                 f"Browsers would refuse the map {what} URL: its site {origin} is not allowed by this "
                 f"server's security policy (CSP connect-src). Ask your FuelDesk operator to add {origin} "
                 "to CSP_CONNECT_SRC, or use a map from a site already allowed.",
-                errors={field: f"{origin} is not allowed by this server's security policy (CSP_CONNECT_SRC)"},
+                errors=[
+                    {
+                        "loc": ["body", "payload", field],
+                        "msg": f"{origin} is not allowed by this server's security policy (CSP_CONNECT_SRC)",
+                        "type": "csp_blocked",
+                    }
+                ],
             )
     with transaction.atomic():
         row = RoutingSettings.objects.select_for_update().order_by("id").first() or RoutingSettings()

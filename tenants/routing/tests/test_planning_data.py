@@ -70,10 +70,14 @@ def test_a_map_url_the_pages_security_policy_would_block_is_refused_when_saved(a
         "allowed by this server's security policy (CSP connect-src). Ask your FuelDesk operator to add "
         "https://api.other-tiles.example:8443 to CSP_CONNECT_SRC, or use a map from a site already allowed."
     )
-    assert res.json()["errors"] == {
-        "map_style_url": "https://api.other-tiles.example:8443 is not allowed by this server's security "
-        "policy (CSP_CONNECT_SRC)"
-    }
+    assert res.json()["errors"] == [
+        {
+            "loc": ["body", "payload", "map_style_url"],
+            "msg": "https://api.other-tiles.example:8443 is not allowed by this server's security "
+            "policy (CSP_CONNECT_SRC)",
+            "type": "csp_blocked",
+        }
+    ]
     plain_http = "http://a.maptiles.example/{z}/{x}/{y}.png"  # the wildcard names https only
     assert api_a.put(SETTINGS, {"map_tile_url": plain_http}).status_code == 422
     got = api_a.get(SETTINGS).json()["data"]

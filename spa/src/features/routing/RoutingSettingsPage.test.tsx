@@ -61,7 +61,7 @@ describe('route planning settings', () => {
   it('shows the server\'s refusal of a map URL on that field and in a toast', { timeout: 40_000 }, async () => {
     window.localStorage.setItem('token', jwtExpiringIn(3600));
     const detail = 'Browsers would refuse the map style URL: its site https://tiles.other.example is not allowed by this server\'s security policy (CSP connect-src).';
-    stubApi(() => json({ detail, errors: { map_style_url: 'https://tiles.other.example is not allowed by this server\'s security policy (CSP_CONNECT_SRC)' } }, 422));
+    stubApi(() => json({ detail, errors: [{ loc: ['body', 'payload', 'map_style_url'], msg: 'https://tiles.other.example is not allowed by this server\'s security policy (CSP_CONNECT_SRC)', type: 'csp_blocked' }] }, 422));
     renderWithProviders(<RoutingSettingsPage />, { route: '/company-settings/routing' });
     expect(await screen.findByText('Defaults (never saved)', {}, { timeout: 8000 })).toBeInTheDocument();
     expect(screen.getByText('Allowed sites: this one, https://*.maptiles.example')).toBeInTheDocument();
